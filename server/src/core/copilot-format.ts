@@ -1,0 +1,130 @@
+/**
+ * The one module that owns GitHub Copilot's instruction file format.
+ *
+ * Docs encoded here (GitHub Docs, "Adding repository custom instructions for GitHub Copilot"):
+ * - repository-wide: `.github/copilot-instructions.md`, plain Markdown;
+ * - path-specific: `.github/instructions/NAME.instructions.md` with YAML front matter
+ *   `applyTo: "glob,glob"` (one string, comma-separated globs) and an optional `description`.
+ * - Copilot code review reads only the first 4,000 characters of an instruction file.
+ *
+ * We read every shape found in the wild (unquoted `*…` values, which are YAML aliases and
+ * break strict parsers; YAML lists; brace groups containing commas) and write only the documented one.
+ */
+import { parseDocument, stringify, isAlias, isSeq, isScalar, type Document } from 'yaml';
+
+export const REPO_WIDE_PATH = '.github/copilot-instructions.md';
+export const INSTRUCTIONS_DIR = '.github/instructions';
+export const INSTRUCTIONS_SUFFIX = '.instructions.md';
+export const CODE_REVIEW_CHAR_LIMIT = 4000;
+
+export function instructionPath(slug: string): string {
+  return `${INSTRUCTIONS_DIR}/${slug}${INSTRUCTIONS_SUFFIX}`;
+}
+
+/**
+ * Split a comma-separated applyTo string into globs, keeping commas inside brace groups
+ * (`**\/*.{ts,tsx}` is one glob).
+ */
+export function splitApplyTo(value: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of value) {
+    if (ch === '{') depth++;
+    else if (ch === '}' && depth > 0) depth--;
+    if (ch === ',' && depth === 0) {
+      if (cur.trim()) out.push(cur.trim());
+      cur = '';
+    } else cur += ch;
+  }
+  if (cur.trim()) out.push(cur.trim());
+  return out;
+}
+
+export function joinApplyTo(globs: readonly string[]): string {
+  return globs.map((g) => g.trim()).filter(Boolean).join(',');
+}
+
+export type ApplyToShape = 'quoted-string' | 'unquoted-string' | 'alias-like' | 'yaml-list' | 'missing' | 'other';
+
+export interface ParsedFrontMatter {
+  /** Byte-free: character offsets of the front matter block in the decoded text (including fences). */
+  present: boolean;
+  applyTo: string | null;
+  applyToShape: ApplyToShape;
+  description: string | null;
+  /** Problems reading it (invalid YAML etc.). */
+  errors: string[];
+  /** Length in characters of the front matter block including fences and the newline after the closing fence. */
+  length: number;
+}
+
+const FM_RE = /^\uFEFF?---[ \t]*(\r\n|\n|\r)([\s\S]*?)(?:\r\n|\n|\r)---[ \t]*(\r\n|\n|\r|$)/;
+
+/** Read the YAML front matter of an instruction file leniently. */
+export function readFrontMatter(text: string): ParsedFrontMatter {
+  const m = FM_RE.exec(text);
+  if (!m) return { present: false, applyTo: null, applyToShape: 'missing', description: null, errors: [], length: 0 };
+  const body = m[2] ?? '';
+  const errors: string[] = [];
+  let applyTo: string | null = null;
+  let shape: ApplyToShape = 'missing';
+  let description: string | null = null;
+
+  // Find the raw applyTo line first: unquoted values starting with `*` are YAML aliases.
+  const rawLine = /^applyTo[ \t]*:[ \t]*(.*)$/m.exec(body);
+  let doc: Document.Parsed | null = null;
+  try {
+    // maxAliasCount guards against alias bombs ("billion laughs").
+    // Only nodes are inspected (never toJS), so alias bombs are never expanded.
+    doc = parseDocument(body, { prettyErrors: false, uniqueKeys: false });
+    for (const e of doc.errors) errors.push(e.message);
+  } catch (e) {
+    errors.push((e as Error).message);
+  }
+  const node = doc?.contents && 'get' in doc.contents ? (doc.contents as { get(k: string, keep: true): unknown }).get('applyTo', true) : undefined;
+  if (rawLine) {
+    const raw = (rawLine[1] ?? '').replace(/\s+#.*$/, '').trim();
+    if (isSeq(node)) {
+      shape = 'yaml-list';
+      applyTo = joinApplyTo(node.items.map((i) => (isScalar(i) ? String(i.value) : String(i))));
+    } else if (raw.startsWith('"') || raw.startsWith("'")) {
+      shape = 'quoted-string';
+      applyTo = isScalar(node) && node.value != null ? String(node.value) : raw.slice(1, -1);
+    } else if (raw.startsWith('*') || isAlias(node)) {
+      shape = 'alias-like';
+      applyTo = raw;
+    } else if (raw.startsWith('[')) {
+      shape = 'yaml-list';
+      applyTo = joinApplyTo(raw.slice(1, raw.lastIndexOf(']') > 0 ? raw.lastIndexOf(']') : undefined).split(',').map((s) => s.trim().replace(/^["']|["']$/g, '')));
+    } else if (raw === '' && isSeq(node)) {
+      shape = 'yaml-list';
+    } else if (raw !== '') {
+      shape = 'unquoted-string';
+      applyTo = isScalar(node) && node.value != null ? String(node.value) : raw;
+    } else {
+      shape = 'other';
+    }
+  }
+  if (doc && !errors.length) {
+    const d = (doc.contents as { get?(k: string): unknown } | null)?.get?.('description');
+    if (typeof d === 'string') description = d;
+  } else {
+    const dl = /^description[ \t]*:[ \t]*(.*)$/m.exec(body);
+    if (dl) description = (dl[1] ?? '').trim().replace(/^["']|["']$/g, '');
+  }
+  return { present: true, applyTo, applyToShape: shape, description, errors, length: m[0].length };
+}
+
+/**
+ * Render the documented front matter: applyTo always as one double-quoted string.
+ * Written with the `yaml` library, never by concatenating user text.
+ */
+export function renderFrontMatter(fm: { applyTo: string; description: string }, eol: '\n' | '\r\n' | '\r' = '\n'): string {
+  const body = stringify(
+    { applyTo: fm.applyTo, description: fm.description },
+    { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 },
+  );
+  const lines = body.replace(/\n$/, '').split('\n');
+  return ['---', ...lines, '---', ''].join(eol);
+}

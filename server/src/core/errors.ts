@@ -1,0 +1,43 @@
+/** Stable error codes. Messages follow: reason, then state, then the next step. */
+export const ErrorCode = {
+  PLAN_STALE: 'PLAN_STALE',
+  PLAN_NOT_FOUND: 'PLAN_NOT_FOUND',
+  PLAN_CORRUPT: 'PLAN_CORRUPT',
+  NOT_APPROVED: 'NOT_APPROVED',
+  APPROVAL_EXPIRED: 'APPROVAL_EXPIRED',
+  ELICITATION_UNSUPPORTED: 'ELICITATION_UNSUPPORTED',
+  NOT_CONFIRMED: 'NOT_CONFIRMED',
+  BACKUP_CORRUPT: 'BACKUP_CORRUPT',
+  BACKUP_MISSING: 'BACKUP_MISSING',
+  BUSY: 'BUSY',
+  STATE_CORRUPT: 'STATE_CORRUPT',
+  TRACE_WRITE_FAILED: 'TRACE_WRITE_FAILED',
+  TRACE_CHAIN_BROKEN: 'TRACE_CHAIN_BROKEN',
+  SOURCE_REFUSED: 'SOURCE_REFUSED',
+  NO_SOURCES: 'NO_SOURCES',
+  NOTHING_TO_MIGRATE: 'NOTHING_TO_MIGRATE',
+  NO_MIGRATION: 'NO_MIGRATION',
+  PATH_OUTSIDE_WORKSPACE: 'PATH_OUTSIDE_WORKSPACE',
+  INVALID_INPUT: 'INVALID_INPUT',
+  VERIFY_FAILED: 'VERIFY_FAILED',
+  INTERNAL: 'INTERNAL',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export class OnboardingError extends Error {
+  readonly code: ErrorCode;
+  /** What the user or agent should do next. */
+  readonly next?: string;
+  readonly details?: Record<string, unknown>;
+  constructor(code: ErrorCode, message: string, opts: { next?: string; details?: Record<string, unknown>; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'OnboardingError';
+    this.code = code;
+    this.next = opts.next;
+    this.details = opts.details;
+  }
+}
+
+export function isOnboardingError(e: unknown): e is OnboardingError {
+  return e instanceof OnboardingError;
+}
