@@ -75,7 +75,6 @@ export function readFrontMatter(text: string): ParsedFrontMatter {
   const rawLine = /^applyTo[ \t]*:[ \t]*(.*)$/m.exec(body);
   let doc: Document.Parsed | null = null;
   try {
-    // maxAliasCount guards against alias bombs ("billion laughs").
     // Only nodes are inspected (never toJS), so alias bombs are never expanded.
     doc = parseDocument(body, { prettyErrors: false, uniqueKeys: false });
     for (const e of doc.errors) errors.push(e.message);
