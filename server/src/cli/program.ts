@@ -1,0 +1,53 @@
+/**
+ * The CLI: one commander program, one error boundary. Errors map to exit codes; `--json`
+ * commands print a machine-readable envelope.
+ */
+import { Command, CommanderError } from 'commander';
+import { OnboardingError } from '../core/errors.js';
+import { VERSION } from '../version.js';
+import { serve } from './serve.js';
+
+export interface CliIo {
+  argv: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+}
+
+export function buildProgram(io: CliIo): Command {
+  const program = new Command();
+  program
+    .name('copilot-onboarding')
+    .description('Split a monolithic .github/copilot-instructions.md into Copilot path-specific instructions, with the human in control.')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+
+  program
+    .command('serve', { isDefault: true })
+    .description('Run the MCP server on stdio (the default command).')
+    .option('-w, --workspace <dir>', 'workspace root (else COPILOT_ONBOARDING_WORKSPACE, the client roots, or the current folder)')
+    .action(async (o: { workspace?: string }) => {
+      await serve({ workspace: o.workspace, cwd: io.cwd, env: io.env });
+    });
+
+  return program;
+}
+
+/** Run the CLI; resolves to the process exit code (serve keeps running and resolves 0). */
+export async function runCli(io: CliIo): Promise<number> {
+  const program = buildProgram(io);
+  try {
+    await program.parseAsync(io.argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode;
+    if (e instanceof OnboardingError) {
+      io.stderr.write(`${e.code}: ${e.message}${e.next ? `\n${e.next}` : ''}\n`);
+      return 2;
+    }
+    io.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+}

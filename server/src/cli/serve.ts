@@ -1,0 +1,32 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { configFromEnv } from '../config.js';
+import { createLogger } from '../log.js';
+import { createServer } from '../server.js';
+import { VERSION } from '../version.js';
+
+/** `copilot-onboarding serve`: MCP over stdio. Nothing but JSON-RPC is written to stdout. */
+export async function serve(opts: { workspace?: string | undefined; cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {
+  const config = configFromEnv(opts.env);
+  const workspace = opts.workspace ?? (opts.env.COPILOT_ONBOARDING_WORKSPACE || undefined);
+  const log = createLogger();
+  const { mcp } = createServer({ workspace, fallbackRoot: opts.cwd, config, log, version: VERSION });
+  const transport = new StdioServerTransport();
+  let closing = false;
+  const shutdown = (why: string) => {
+    if (closing) return;
+    closing = true;
+    log.log('info', `shutting down (${why})`);
+    void mcp
+      .close()
+      .catch(() => undefined)
+      .finally(() => process.exit(0));
+  };
+  // StdioServerTransport does not watch for the end of stdin; a pending elicitation timer
+  // would keep the process alive for days (MCP-NOTES §2.7).
+  process.stdin.on('end', () => shutdown('stdin ended'));
+  process.stdin.on('close', () => shutdown('stdin closed'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  await mcp.connect(transport);
+  log.log('info', `serving on stdio (version ${VERSION})`, { workspace: workspace ?? `(client roots, else ${opts.cwd})` });
+}

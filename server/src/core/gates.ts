@@ -1,0 +1,80 @@
+/**
+ * Pure gate decisions: what an elicitation response means. Only `action: "accept"` with
+ * every required boolean field literally `true` approves (MCP-NOTES §0.2, §3.4): a missing
+ * `content`, `"true"` as a string, `false`, or any other action does not.
+ */
+import type { ElicitationOutcome } from '../schemas/trace.js';
+
+export interface BooleanField {
+  name: string;
+  title: string;
+  description: string;
+}
+
+export interface StringField {
+  name: string;
+  title: string;
+  description: string;
+  maxLength?: number;
+}
+
+export interface RequestedSchema {
+  type: 'object';
+  properties: Record<string, Record<string, unknown>>;
+  required: string[];
+  [k: string]: unknown;
+}
+
+/** A flat form schema: booleans default to false so no client can submit `true` without a choice. */
+export function gateSchema(required: BooleanField[], optional: StringField[] = []): RequestedSchema {
+  const properties: Record<string, Record<string, unknown>> = {};
+  for (const f of required) properties[f.name] = { type: 'boolean', title: f.title, description: f.description, default: false };
+  for (const f of optional) {
+    properties[f.name] = { type: 'string', title: f.title, description: f.description, ...(f.maxLength ? { maxLength: f.maxLength } : {}) };
+  }
+  return { type: 'object', properties, required: required.map((f) => f.name) };
+}
+
+export function questionSchema(field: StringField): RequestedSchema {
+  return {
+    type: 'object',
+    properties: { [field.name]: { type: 'string', title: field.title, description: field.description, ...(field.maxLength ? { maxLength: field.maxLength } : {}) } },
+    required: [field.name],
+  };
+}
+
+export type ResponseMode = { kind: 'gate'; requiredTrue: string[] } | { kind: 'question'; answerField: string; maxLength: number };
+
+export interface Decision {
+  outcome: ElicitationOutcome;
+  /** Why it is not approved/answered (null when approved/answered). */
+  reason: string | null;
+  answer?: string;
+}
+
+/** Normalise a raw elicitation response (as received, unvalidated). */
+export function decide(mode: ResponseMode, response: { action?: unknown; content?: unknown } | null | undefined): Decision {
+  const action = response?.action;
+  if (action === 'decline') return { outcome: 'declined', reason: 'The human declined.' };
+  if (action === 'cancel') return { outcome: 'cancelled', reason: 'The human dismissed the form without choosing.' };
+  if (action !== 'accept') return { outcome: 'error', reason: `The client sent an unknown action ${JSON.stringify(action)}.` };
+  const content = response?.content;
+  if (content === undefined || content === null || typeof content !== 'object' || Array.isArray(content)) {
+    return { outcome: mode.kind === 'gate' ? 'declined' : 'error', reason: 'The client accepted but sent no form content.' };
+  }
+  const c = content as Record<string, unknown>;
+  if (mode.kind === 'gate') {
+    for (const f of mode.requiredTrue) {
+      const v = c[f];
+      if (v === true) continue;
+      if (v === false || v === undefined) return { outcome: 'declined', reason: `"${f}" was not ticked (${v === undefined ? 'missing' : 'false'}).` };
+      return { outcome: 'error', reason: `"${f}" must be the boolean true, got ${JSON.stringify(v)?.slice(0, 40)} (${typeof v}).` };
+    }
+    return { outcome: 'approved', reason: null };
+  }
+  const a = c[mode.answerField];
+  if (typeof a !== 'string') return { outcome: 'error', reason: `"${mode.answerField}" must be a string, got ${typeof a}.` };
+  if (a.length > mode.maxLength) return { outcome: 'error', reason: `The answer is too long (${a.length} characters; at most ${mode.maxLength}).` };
+  if (a.trim() === '') return { outcome: 'error', reason: 'The answer is empty.' };
+  return { outcome: 'answered', reason: null, answer: a };
+}

@@ -1,0 +1,124 @@
+/**
+ * Question store: one YAML file per answered question (CONTRACT §7), written with the
+ * `yaml` library and atomically. File names sort chronologically:
+ * `<YYYYMMDD_HHMMSS>_<mmm><counter><random>_question.yaml`, so `limit` reads only the newest N.
+ */
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Document, parse } from 'yaml';
+import { QuestionEntrySchema, type QuestionEntry } from '../schemas/question.js';
+import { atomicWriteFile, stateDir } from './workspace.js';
+import { mapLimit } from './traces.js';
+
+export const QUESTIONS_DIR = 'questions';
+const NAME_RE = /^\d{8}_\d{6}_[0-9a-z]+_question\.yaml$/;
+/** YAML parsing limits: alias bombs in a hand-edited file are refused, not expanded. */
+const YAML_LIMITS = { maxAliasCount: 50 } as const;
+/** Question files larger than this are skipped as corrupted (a question is capped far below). */
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+let counter = 0;
+
+export function questionsDir(root: string): string {
+  return path.join(stateDir(root), QUESTIONS_DIR);
+}
+
+/** Save one answered question; returns the workspace-relative path. */
+export async function saveQuestion(root: string, entry: QuestionEntry): Promise<string> {
+  const valid = QuestionEntrySchema.parse(entry);
+  const t = new Date(valid.timestamp);
+  const stamp = t.toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15); // YYYYMMDD_HHMMSS
+  const ms = String(t.getUTCMilliseconds()).padStart(3, '0');
+  counter = (counter + 1) % 36 ** 4;
+  const dir = questionsDir(root);
+  for (;;) {
+    const id = `${ms}${counter.toString(36).padStart(4, '0')}${randomBytes(4).toString('hex')}`;
+    const file = path.join(dir, `${stamp}_${id}_question.yaml`);
+    const doc = new Document({
+      timestamp: valid.timestamp,
+      question: valid.question,
+      answer: valid.answer,
+      trace: valid.trace,
+    });
+    doc.commentBefore = ` Saved at ${valid.timestamp.replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
+    const text = doc.toString({ defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
+    try {
+      await fsp.access(file);
+      continue; // astronomically unlikely collision: pick another id
+    } catch {
+      /* free */
+    }
+    await atomicWriteFile(file, text);
+    return path.relative(root, file).split(path.sep).join('/');
+  }
+}
+
+export interface QuestionSummary {
+  /** The YAML document (CONTRACT §7). */
+  summary: string;
+  count: number;
+  total: number;
+  entries: QuestionEntry[];
+  skipped: Array<{ file: string; reason: string }>;
+}
+
+/**
+ * All persisted Q&A oldest first; with `limit`, the most recent N (reading only those files,
+ * plus as many older ones as needed to replace corrupted files). `total` counts question files.
+ */
+export async function summarizeQuestions(root: string, opts: { limit?: number; now?: string } = {}): Promise<QuestionSummary> {
+  if (opts.limit !== undefined && (!Number.isInteger(opts.limit) || opts.limit < 1)) {
+    throw new RangeError('limit must be an integer >= 1');
+  }
+  const dir = questionsDir(root);
+  let names: string[];
+  try {
+    names = (await fsp.readdir(dir)).filter((n) => n.endsWith('_question.yaml')).sort();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    names = [];
+  }
+  const skipped: Array<{ file: string; reason: string }> = [];
+  const rel = (n: string) => `${path.basename(stateDir(root))}/${QUESTIONS_DIR}/${n}`;
+  for (const n of names) if (!NAME_RE.test(n)) skipped.push({ file: rel(n), reason: 'unexpected file name' });
+  const valid = names.filter((n) => NAME_RE.test(n));
+  const total = valid.length;
+  // With a limit, read from the newest backwards until N good entries are found.
+  const picked: Array<{ name: string; entry: QuestionEntry }> = [];
+  const want = opts.limit ?? total;
+  let i = valid.length;
+  while (i > 0 && picked.length < want) {
+    const batch = valid.slice(Math.max(0, i - (want - picked.length)), i);
+    i -= batch.length;
+    const read = await mapLimit(batch, 64, async (name) => ({ name, ...(await readEntry(path.join(dir, name))) }));
+    for (let j = read.length - 1; j >= 0 && picked.length < want; j--) {
+      const r = read[j]!;
+      if (r.entry) picked.push({ name: r.name, entry: r.entry });
+      else skipped.push({ file: rel(r.name), reason: r.reason });
+    }
+  }
+  picked.reverse();
+  const entries = picked.map((p) => p.entry);
+  const doc = new Document({ entries: entries.map((e) => ({ timestamp: e.timestamp, question: e.question, answer: e.answer })) });
+  const now = opts.now ?? new Date().toISOString();
+  doc.commentBefore = ` Question/Answer History\n Generated: ${now}\n Total Q&A Pairs: ${total}`;
+  const summary = doc.toString({ defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
+  skipped.sort((a, b) => a.file.localeCompare(b.file));
+  return { summary, count: entries.length, total, entries, skipped };
+}
+
+async function readEntry(file: string): Promise<{ entry: QuestionEntry; reason: '' } | { entry: null; reason: string }> {
+  try {
+    const st = await fsp.lstat(file);
+    if (!st.isFile()) return { entry: null, reason: 'not a regular file' };
+    if (st.size > MAX_FILE_BYTES) return { entry: null, reason: `too large (${st.size} bytes)` };
+    const text = await fsp.readFile(file, 'utf8');
+    const value = parse(text, YAML_LIMITS) as unknown;
+    const parsed = QuestionEntrySchema.safeParse(value);
+    if (!parsed.success) return { entry: null, reason: 'not a question entry (missing or wrong fields)' };
+    return { entry: parsed.data, reason: '' };
+  } catch (e) {
+    return { entry: null, reason: `unreadable: ${(e as Error).message.split('\n')[0]}` };
+  }
+}

@@ -1,0 +1,318 @@
+/**
+ * Trace chains: one JSON file per elicitation (or sampling call), linked by seq and hashes
+ * so that a modified, missing, inserted or reordered trace is detectable (CONTRACT §7).
+ *
+ * sha256      = sha256(canonicalJson(record without `sha256`))
+ * prev_sha256 = sha256(canonicalJson(previous record, whole)) — null for seq 1
+ *
+ * Appends are serialised across processes with a lock file. A small head file records the
+ * last link; it is written with a `pending` marker before the trace file, so a crash between
+ * the two leaves a state the next append repairs. The head also lets verify notice a
+ * deleted tail.
+ */
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
+import { atomicWriteFile, stateDir } from './workspace.js';
+import { withFileLock } from './file-lock.js';
+
+export type ChainKind = 'elicitation' | 'sampling';
+
+const DIRS: Record<ChainKind, string> = {
+  elicitation: 'elicitation-traces',
+  sampling: 'sampling-traces',
+};
+
+interface Head {
+  seq: number;
+  sha256: string | null; // whole-record hash of the last trace (its prev for the next)
+  file: string | null;
+  pending?: { seq: number; file: string } | undefined;
+}
+
+export type TraceRecord<K extends ChainKind> = K extends 'elicitation' ? ElicitationTrace : SamplingTrace;
+type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256'>;
+
+export function traceDir(root: string, kind: ChainKind): string {
+  return path.join(stateDir(root), DIRS[kind]);
+}
+
+export function traceDirName(kind: ChainKind): string {
+  return DIRS[kind];
+}
+
+/** `2026-11-22T10:30:45.123Z` -> `2026-11-22T10-30-45-123Z` */
+export function fileTime(iso: string): string {
+  return iso.replace(/[:.]/g, '-');
+}
+
+export function recordHash(recordWithoutSha: Record<string, unknown>): string {
+  const { sha256: _ignored, ...rest } = recordWithoutSha;
+  return sha256Hex(canonicalJson(rest));
+}
+
+export function wholeHash(record: Record<string, unknown>): string {
+  return sha256Hex(canonicalJson(record));
+}
+
+function schemaFor(kind: ChainKind) {
+  return kind === 'elicitation' ? ElicitationTraceSchema : SamplingTraceSchema;
+}
+
+/** Append-only store of one chain. */
+export class TraceStore<K extends ChainKind> {
+  readonly dir: string;
+  constructor(
+    readonly root: string,
+    readonly kind: K,
+  ) {
+    this.dir = traceDir(root, kind);
+  }
+
+  private get headPath(): string {
+    return path.join(this.dir, '.head.json');
+  }
+
+  /**
+   * Seal and write a trace. `label` is the file-name suffix (the action or intent).
+   * Throws if the trace cannot be written: callers fail closed.
+   */
+  async append(unsealed: Unsealed<TraceRecord<K>>, label: string): Promise<{ record: TraceRecord<K>; file: string }> {
+    await fsp.mkdir(this.dir, { recursive: true });
+    return withFileLock(path.join(this.dir, '.lock'), async () => {
+      const head = await this.readHead();
+      const seq = head.seq + 1;
+      const base = `${fileTime(String((unsealed as { timestamp: string }).timestamp))}-${safeLabel(label)}`;
+      const file = await this.freeName(base);
+      const body = { ...(unsealed as object), seq, prev_sha256: head.sha256 } as Record<string, unknown>;
+      const record = { ...body, sha256: recordHash(body) } as unknown as TraceRecord<K>;
+      // Validate before writing: never publish a record the verifier would reject.
+      schemaFor(this.kind).parse(record);
+      await atomicWriteFile(this.headPath, JSON.stringify({ ...head, pending: { seq, file } }));
+      await writeNew(path.join(this.dir, file), JSON.stringify(record, null, 2) + '\n');
+      await atomicWriteFile(this.headPath, JSON.stringify({ seq, sha256: wholeHash(record as unknown as Record<string, unknown>), file } satisfies Head));
+      return { record, file };
+    });
+  }
+
+  private async freeName(base: string): Promise<string> {
+    for (let i = 1; ; i++) {
+      const name = i === 1 ? `${base}.json` : `${base}-${i}.json`;
+      try {
+        await fsp.access(path.join(this.dir, name));
+      } catch {
+        return name;
+      }
+    }
+  }
+
+  private async readHead(): Promise<Head> {
+    let head: Head | null = null;
+    try {
+      const parsed = JSON.parse(await fsp.readFile(this.headPath, 'utf8')) as Head;
+      if (typeof parsed.seq === 'number') head = parsed;
+    } catch {
+      head = null;
+    }
+    if (!head) return this.rebuildHead();
+    if (head.pending) {
+      // A crash between writing the trace and the head: adopt the trace if it is the next link.
+      const rec = await readJson(path.join(this.dir, head.pending.file));
+      if (rec && rec.seq === head.pending.seq && rec.prev_sha256 === head.sha256 && recordHash(rec) === rec.sha256) {
+        return { seq: head.pending.seq, sha256: wholeHash(rec), file: head.pending.file };
+      }
+      return { seq: head.seq, sha256: head.sha256, file: head.file };
+    }
+    return head;
+  }
+
+  /** No head file (first use, or deleted): take the highest seq on disk. */
+  private async rebuildHead(): Promise<Head> {
+    const entries = await listTraceFiles(this.dir);
+    let best: { seq: number; rec: Record<string, unknown>; file: string } | null = null;
+    for (const file of entries) {
+      const rec = await readJson(path.join(this.dir, file));
+      if (rec && typeof rec.seq === 'number' && (!best || rec.seq > best.seq)) best = { seq: rec.seq, rec, file };
+    }
+    return best ? { seq: best.seq, sha256: wholeHash(best.rec), file: best.file } : { seq: 0, sha256: null, file: null };
+  }
+
+  /** Every trace file, parsed, sorted by seq (unparseable files are returned with an error). */
+  async list(): Promise<Array<{ file: string; record: TraceRecord<K> | null; error: string | null }>> {
+    const files = await listTraceFiles(this.dir);
+    const out = await mapLimit(files, 64, async (file) => {
+      const raw = await readJson(path.join(this.dir, file));
+      const parsed = schemaFor(this.kind).safeParse(raw);
+      return parsed.success
+        ? { file, record: parsed.data as TraceRecord<K>, error: null }
+        : { file, record: null, error: raw ? 'does not match the trace schema' : 'not valid JSON' };
+    });
+    return out.sort((a, b) => (a.record?.seq ?? Infinity) - (b.record?.seq ?? Infinity) || a.file.localeCompare(b.file));
+  }
+
+  /** Read one trace by file name or seq. */
+  async get(fileOrSeq: string | number): Promise<{ file: string; record: TraceRecord<K> } | null> {
+    if (typeof fileOrSeq === 'string' && !/^\d+$/.test(fileOrSeq)) {
+      const name = path.basename(fileOrSeq);
+      const raw = await readJson(path.join(this.dir, name));
+      const parsed = schemaFor(this.kind).safeParse(raw);
+      return parsed.success ? { file: name, record: parsed.data as TraceRecord<K> } : null;
+    }
+    const seq = Number(fileOrSeq);
+    const all = await this.list();
+    const hit = all.find((t) => t.record?.seq === seq);
+    return hit?.record ? { file: hit.file, record: hit.record } : null;
+  }
+
+  async verify(): Promise<VerifyReport> {
+    return verifyChain(this.root, this.kind);
+  }
+}
+
+export type ChainProblemKind = 'modified' | 'missing' | 'inserted' | 'reordered' | 'unparseable' | 'forged';
+
+export interface ChainProblem {
+  kind: ChainProblemKind;
+  file: string | null;
+  seq: number | null;
+  message: string;
+}
+
+export interface VerifyReport {
+  chain: ChainKind;
+  dir: string;
+  ok: boolean;
+  count: number;
+  lastSeq: number;
+  problems: ChainProblem[];
+}
+
+/** Walk a chain and report exactly which file breaks it. */
+export async function verifyChain(root: string, kind: ChainKind): Promise<VerifyReport> {
+  const dir = traceDir(root, kind);
+  const files = await listTraceFiles(dir);
+  const problems: ChainProblem[] = [];
+  const schema = schemaFor(kind);
+  const records = await mapLimit(files, 64, async (file) => {
+    let text: string;
+    try {
+      text = await fsp.readFile(path.join(dir, file), 'utf8');
+    } catch (e) {
+      return { file, rec: null as Record<string, unknown> | null, err: (e as Error).message };
+    }
+    try {
+      return { file, rec: JSON.parse(text) as Record<string, unknown>, err: null };
+    } catch {
+      return { file, rec: null, err: 'not valid JSON' };
+    }
+  });
+  const good: Array<{ file: string; rec: Record<string, unknown>; seq: number; whole: string }> = [];
+  for (const { file, rec, err } of records) {
+    if (!rec) {
+      problems.push({ kind: 'unparseable', file, seq: null, message: `${file}: ${err}` });
+      continue;
+    }
+    const parsed = schema.safeParse(rec);
+    if (!parsed.success) {
+      problems.push({ kind: 'unparseable', file, seq: typeof rec.seq === 'number' ? rec.seq : null, message: `${file}: does not match the ${kind} trace schema` });
+      continue;
+    }
+    if (recordHash(rec) !== rec.sha256) {
+      problems.push({ kind: 'modified', file, seq: rec.seq as number, message: `${file}: content does not match its sha256 (modified after it was written)` });
+      continue;
+    }
+    good.push({ file, rec, seq: rec.seq as number, whole: wholeHash(rec) });
+  }
+  good.sort((a, b) => a.seq - b.seq || a.file.localeCompare(b.file));
+  const byWhole = new Map(good.map((g) => [g.whole, g]));
+  let expectedSeq = 1;
+  let prevWhole: string | null = null;
+  for (let i = 0; i < good.length; i++) {
+    const g = good[i]!;
+    const prev = g.rec.prev_sha256 as string | null;
+    if (i > 0 && g.seq === good[i - 1]!.seq) {
+      problems.push({ kind: 'inserted', file: g.file, seq: g.seq, message: `${g.file}: a second trace with seq ${g.seq} (inserted)` });
+      continue;
+    }
+    if (g.seq !== expectedSeq) {
+      problems.push({
+        kind: 'missing',
+        file: g.file,
+        seq: g.seq,
+        message: `${g.file}: seq ${g.seq} follows seq ${expectedSeq - 1}; trace(s) ${expectedSeq}..${g.seq - 1} are missing`,
+      });
+    } else if (prev !== prevWhole) {
+      const linked = prev ? byWhole.get(prev) : undefined;
+      problems.push(
+        linked
+          ? { kind: 'reordered', file: g.file, seq: g.seq, message: `${g.file}: links to seq ${linked.seq}, not to seq ${g.seq - 1} (reordered)` }
+          : { kind: 'forged', file: g.file, seq: g.seq, message: `${g.file}: prev_sha256 links to no trace of this chain (forged or inserted)` },
+      );
+    }
+    expectedSeq = g.seq + 1;
+    prevWhole = g.whole;
+  }
+  // A deleted tail: the head remembers the last link written.
+  const head = (await readJson(path.join(dir, '.head.json'))) as Head | null;
+  const lastSeq = good.length ? good[good.length - 1]!.seq : 0;
+  if (head && typeof head.seq === 'number' && head.seq > lastSeq && !(head.pending && head.pending.seq === lastSeq)) {
+    problems.push({
+      kind: 'missing',
+      file: head.file,
+      seq: head.seq,
+      message: `the chain ends at seq ${lastSeq} but seq ${head.seq} (${head.file}) was written: trace(s) at the end are missing`,
+    });
+  } else if (head && head.seq === lastSeq && head.sha256 && prevWhole && head.sha256 !== prevWhole) {
+    const last = good[good.length - 1]!;
+    problems.push({ kind: 'forged', file: last.file, seq: last.seq, message: `${last.file}: is not the trace the chain head recorded (replaced)` });
+  }
+  return { chain: kind, dir, ok: problems.length === 0, count: files.length, lastSeq, problems };
+}
+
+async function listTraceFiles(dir: string): Promise<string[]> {
+  try {
+    return (await fsp.readdir(dir)).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+}
+
+async function readJson(file: string): Promise<Record<string, unknown> | null> {
+  try {
+    const v = JSON.parse(await fsp.readFile(file, 'utf8')) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Create a file that must not exist, atomically (temp + link). */
+async function writeNew(file: string, data: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fsp.writeFile(tmp, data, { flag: 'w' });
+  try {
+    await fsp.link(tmp, file);
+  } finally {
+    await fsp.rm(tmp, { force: true });
+  }
+}
+
+function safeLabel(label: string): string {
+  return label.replace(/[^a-z0-9-]/gi, '-').slice(0, 40) || 'trace';
+}
+
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= items.length) return;
+      out[i] = await fn(items[i]!);
+    }
+  });
+  await Promise.all(workers);
+  return out;
+}

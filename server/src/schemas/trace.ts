@@ -1,0 +1,75 @@
+import { z } from 'zod';
+
+export const ElicitationOutcomeSchema = z.enum([
+  'approved',
+  'declined',
+  'cancelled',
+  'timeout',
+  'unsupported',
+  'error',
+  'answered',
+]);
+export type ElicitationOutcome = z.infer<typeof ElicitationOutcomeSchema>;
+
+export const ElicitationActionSchema = z.enum(['approve', 'migrate', 'rollback', 'question']);
+export type ElicitationAction = z.infer<typeof ElicitationActionSchema>;
+
+const ClientInfoSchema = z.object({ name: z.string(), version: z.string() });
+
+/** Fields shared by both chains: position and hash links. */
+const ChainFields = {
+  seq: z.number().int().positive(),
+  /** sha256 of the previous trace's canonical JSON (the whole previous record), or null for the first. */
+  prev_sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
+  /** sha256 of this record's canonical JSON without this field. */
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+};
+
+/** CONTRACT §7: one JSON file per elicitation in `.copilot-state/elicitation-traces/`. */
+export const ElicitationTraceSchema = z.object({
+  format: z.literal('copilot-onboarding/elicitation-trace@1'),
+  ...ChainFields,
+  timestamp: z.string(),
+  action: ElicitationActionSchema,
+  channel: z.enum(['mcp', 'cli']),
+  client: ClientInfoSchema,
+  /** The exact text shown to the human (null when nothing was shown, e.g. `unsupported`). */
+  message: z.string(),
+  /** The requestedSchema sent. */
+  schema: z.record(z.string(), z.unknown()),
+  /** The client's response as received (null when there was none: unsupported, timeout, cancel, error). */
+  response: z.record(z.string(), z.unknown()).nullable(),
+  outcome: ElicitationOutcomeSchema,
+  /** What the elicitation was about, e.g. {planId, planSha256} or {question}. */
+  subject: z.record(z.string(), z.unknown()),
+  duration_ms: z.number().nonnegative(),
+  error: z.string().nullable(),
+  /** Set when a decline/cancel arrived faster than a person could plausibly read the form (never acted on). */
+  suspected_automatic: z.boolean().optional(),
+});
+export type ElicitationTrace = z.infer<typeof ElicitationTraceSchema>;
+
+export const SamplingOutcomeSchema = z.enum(['narrated', 'unsupported', 'error', 'timeout', 'cancelled', 'skipped']);
+export type SamplingOutcome = z.infer<typeof SamplingOutcomeSchema>;
+
+/** One JSON file per sampling call in `.copilot-state/sampling-traces/`. */
+export const SamplingTraceSchema = z.object({
+  format: z.literal('copilot-onboarding/sampling-trace@1'),
+  ...ChainFields,
+  timestamp: z.string(),
+  /** What the narration was for: analyze | propose. */
+  intent: z.string(),
+  client: ClientInfoSchema,
+  /** The request sent (system prompt, messages, maxTokens), or null when nothing was sent. */
+  request: z.record(z.string(), z.unknown()).nullable(),
+  /** {model, stopReason, text} as received, or null. */
+  response: z.record(z.string(), z.unknown()).nullable(),
+  outcome: SamplingOutcomeSchema,
+  /** True when the deterministic fallback text was used instead of the model's. */
+  fallback_used: z.boolean(),
+  duration_ms: z.number().nonnegative(),
+  error: z.string().nullable(),
+});
+export type SamplingTrace = z.infer<typeof SamplingTraceSchema>;
+
+export type AnyTrace = ElicitationTrace | SamplingTrace;

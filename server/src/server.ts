@@ -1,0 +1,46 @@
+/**
+ * createServer: builds the McpServer and registers every tool. No transport, no process
+ * I/O of its own: the bin (index.ts) and the tests build the same server.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ToolContext, type ContextOptions } from './context.js';
+import { registerQuestionAskTool, shouldListQuestionAsk } from './tools/question-ask.js';
+import { registerQuestionSummaryTool } from './tools/question-summary.js';
+
+export const SERVER_NAME = 'copilot-onboarding';
+
+export interface CreatedServer {
+  mcp: McpServer;
+  ctx: ToolContext;
+}
+
+export function createServer(opts: ContextOptions): CreatedServer {
+  const mcp = new McpServer(
+    { name: SERVER_NAME, version: opts.version },
+    {
+      // Declared up front so tools can be enabled after connect (MCP-NOTES §2.1, §2.9).
+      capabilities: { tools: { listChanged: true }, logging: {} },
+      instructions:
+        'Reorganises GitHub Copilot instruction files. Flow: onboarding_analyze -> (question_ask for uncertain scopes) -> ' +
+        'onboarding_propose -> onboarding_approve -> onboarding_migrate; onboarding_rollback undoes a migration. ' +
+        'Approve, migrate and rollback ask the human through an elicitation form; no tool argument can approve.',
+    },
+  );
+  const ctx = new ToolContext(mcp, opts);
+  opts.log.attach(mcp);
+
+  const questionAsk = registerQuestionAskTool(mcp, ctx);
+  registerQuestionSummaryTool(mcp, ctx);
+
+  // question_ask is listed only for clients that can elicit: disabled before connect (no
+  // notification), enabled once the client said `initialized` (sends tools/list_changed).
+  questionAsk.disable();
+  mcp.server.oninitialized = () => {
+    if (shouldListQuestionAsk(mcp)) questionAsk.enable();
+    // Use up request id 0: SDK 1.32 clients ignore a cancel for id 0 (MCP-NOTES §2.12).
+    void mcp.server.ping().catch(() => undefined);
+  };
+  mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => ctx.resetRoots());
+  return { mcp, ctx };
+}

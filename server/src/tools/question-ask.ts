@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { questionSchema } from '../core/gates.js';
+import { ErrorCode } from '../core/errors.js';
+import { clientCanElicit, elicit } from '../elicit.js';
+import { saveQuestion } from '../io/questions.js';
+import type { ToolContext } from '../context.js';
+import { guarded, refusal, success } from './result.js';
+
+export const QUESTION_MAX_CHARS = 10_000;
+export const ANSWER_MAX_CHARS = 100_000;
+
+export const questionAskInput = {
+  question: z
+    .string()
+    .min(1)
+    .max(QUESTION_MAX_CHARS)
+    .describe('The question to show the human, in plain words. Never ask for passwords, API keys, tokens or other secrets.'),
+};
+
+export const questionAskOutput = {
+  answer: z.string().describe("The human's answer, verbatim."),
+  saved_to: z.string().describe('Workspace-relative path of the YAML file that stores the question and answer.'),
+  trace: z.string().describe('Workspace-relative path of the elicitation trace.'),
+};
+
+/** Listed only for clients that declared elicitation (enabled in oninitialized; see server.ts). */
+export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): RegisteredTool {
+  return mcp.registerTool(
+    'question_ask',
+    {
+      title: 'Ask the human a question',
+      description:
+        'Ask the human a free-text question through an MCP elicitation form and wait for the answer (no timeout by default). ' +
+        'The question and answer are saved as YAML in .copilot-state/questions/ and traced. Use it to settle uncertain scopes ' +
+        'before onboarding_propose. Must not be used to ask for secrets (passwords, API keys, tokens): the answer goes back to the model.',
+      inputSchema: questionAskInput,
+      outputSchema: questionAskOutput,
+      annotations: { title: 'Ask the human', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    async ({ question }, extra) =>
+      guarded(async () => {
+        const root = await ctx.root();
+        const store = ctx.elicitationTraces(root);
+        const res = await elicit(
+          mcp.server,
+          extra,
+          {
+            action: 'question',
+            message: question,
+            requestedSchema: questionSchema({ name: 'answer', title: 'Your answer', description: 'Type your answer. Do not enter secrets.', maxLength: ANSWER_MAX_CHARS }),
+            subject: { question },
+            mode: { kind: 'question', answerField: 'answer', maxLength: ANSWER_MAX_CHARS },
+            timeoutMs: ctx.config.questionTimeoutMs,
+            heartbeatMs: ctx.config.heartbeatMs,
+          },
+          store,
+        );
+        if (res.outcome === 'unsupported') {
+          return refusal(
+            {
+              code: ErrorCode.ELICITATION_UNSUPPORTED,
+              message: `question_ask needs a client with MCP elicitation; ${res.client.name} did not declare it.`,
+              next: 'Ask the human in the chat instead.',
+            },
+            { outcome: res.outcome, trace: res.trace.path },
+          );
+        }
+        if (res.outcome !== 'answered' || res.answer === null) {
+          return refusal(
+            { code: 'NOT_ANSWERED', message: `No answer: ${res.reason ?? res.outcome} No question file was written.`, next: 'Do not assume an answer; ask again later or continue without it.' },
+            { outcome: res.outcome, trace: res.trace.path },
+          );
+        }
+        // A late answer to a cancelled call is dropped by the SDK anyway; do not persist it.
+        if (extra.signal.aborted) {
+          return refusal({ code: 'NOT_ANSWERED', message: 'The call was cancelled before the answer arrived; it was not saved.' }, { outcome: 'cancelled', trace: res.trace.path });
+        }
+        const saved = await saveQuestion(root, {
+          timestamp: new Date().toISOString(),
+          question,
+          answer: res.answer,
+          trace: `elicitation-traces/${res.trace.file}`,
+        });
+        return success(`The human answered: ${res.answer}\n(saved to ${saved})`, { answer: res.answer, saved_to: saved, trace: res.trace.path });
+      }),
+  );
+}
+
+export function shouldListQuestionAsk(mcp: McpServer): boolean {
+  return clientCanElicit(mcp.server);
+}

@@ -1,0 +1,40 @@
+/** The only place CallToolResults are built. */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
+
+export function success<T extends Record<string, unknown>>(text: string, structured: T, extraText: string[] = []): CallToolResult {
+  return {
+    content: [{ type: 'text', text }, ...extraText.map((t) => ({ type: 'text' as const, text: t }))],
+    structuredContent: structured,
+  };
+}
+
+/**
+ * A refusal or failure: `isError: true`, saying why, that nothing was changed (unless
+ * `changed` says otherwise), and what to do next.
+ */
+export function refusal(
+  err: { code: string; message: string; next?: string | undefined },
+  structured: Record<string, unknown> = {},
+  opts: { nothingChanged?: boolean } = {},
+): CallToolResult {
+  const parts = [err.message.trim()];
+  if (opts.nothingChanged !== false && !/nothing (was|has been) changed/i.test(err.message)) parts.push('Nothing was changed.');
+  if (err.next) parts.push(err.next.trim());
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${err.code}: ${parts.join(' ')}` }],
+    structuredContent: { error: { code: err.code, message: err.message, next: err.next ?? null }, ...structured },
+  };
+}
+
+/** Run a tool body; OnboardingErrors become refusals, anything else an INTERNAL refusal. */
+export async function guarded(fn: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof OnboardingError) return refusal({ code: e.code, message: e.message, next: e.next });
+    const msg = e instanceof Error ? e.message : String(e);
+    return refusal({ code: ErrorCode.INTERNAL, message: `Unexpected error: ${msg}`, next: 'Run onboarding_status to see the workspace state.' });
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * A real SDK Client connected to the real server over InMemoryTransport, with scripted
+ * elicitation and sampling answers. Records every form and prompt the "human" was shown.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type ClientCapabilities,
+  type CreateMessageResult,
+  type ElicitRequest,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_CONFIG, type Config } from '../../server/src/config.js';
+import { createLogger } from '../../server/src/log.js';
+import { createServer } from '../../server/src/server.js';
+
+export type ElicitParams = ElicitRequest['params'];
+/** A scripted answer: a result, a function of the request, or 'hang' (never answers). */
+export type ElicitScript = ElicitResult | ((p: ElicitParams, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>) | 'hang';
+export type SampleScript = CreateMessageResult | ((p: unknown) => CreateMessageResult | Promise<CreateMessageResult>) | { error: string };
+
+export interface Harness {
+  client: Client;
+  root: string;
+  shown: ElicitParams[];
+  prompts: unknown[];
+  listChanged: number;
+  /** Aborted signals seen by the client's elicitation handler (cancellation reached the client). */
+  aborted: number;
+  call(name: string, args?: Record<string, unknown>, opts?: { signal?: AbortSignal; timeout?: number; onprogress?: (p: unknown) => void }): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+export function tempWorkspace(prefix = 'co-ws-'): string {
+  return mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export function removeWorkspace(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export async function connect(opts: {
+  root?: string;
+  caps?: ClientCapabilities;
+  elicit?: ElicitScript[];
+  sample?: SampleScript[];
+  config?: Partial<Config>;
+  clientName?: string;
+} = {}): Promise<Harness> {
+  const root = opts.root ?? tempWorkspace();
+  const config: Config = { ...DEFAULT_CONFIG, ...opts.config };
+  const { mcp } = createServer({ workspace: root, fallbackRoot: root, config, log: createLogger({ stderr: false }), version: '0.0.0-test' });
+  const client = new Client({ name: opts.clientName ?? 'test-client', version: '1.2.3' }, { capabilities: opts.caps ?? {} });
+  const elicitQueue = [...(opts.elicit ?? [])];
+  const sampleQueue = [...(opts.sample ?? [])];
+  const h: Harness = {
+    client,
+    root,
+    shown: [],
+    prompts: [],
+    listChanged: 0,
+    aborted: 0,
+    call: async (name, args = {}, o = {}) =>
+      (await client.callTool({ name, arguments: args }, undefined, {
+        timeout: o.timeout ?? 30_000,
+        ...(o.signal ? { signal: o.signal } : {}),
+        ...(o.onprogress ? { onprogress: o.onprogress, resetTimeoutOnProgress: true } : {}),
+      })) as CallToolResult,
+    close: async () => {
+      await client.close();
+      await mcp.close();
+    },
+  };
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    h.listChanged++;
+  });
+  if (opts.caps?.elicitation) {
+    client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+      h.shown.push(req.params);
+      const next = elicitQueue.shift();
+      if (next === undefined) throw new Error('test harness: no scripted elicitation answer left');
+      if (next === 'hang') {
+        return new Promise<ElicitResult>((_, reject) => {
+          extra.signal.addEventListener('abort', () => {
+            h.aborted++;
+            reject(new Error('aborted'));
+          });
+        });
+      }
+      return typeof next === 'function' ? next(req.params, extra.signal) : next;
+    });
+  }
+  if (opts.caps?.sampling) {
+    client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
+      h.prompts.push(req.params);
+      const next = sampleQueue.shift();
+      if (next === undefined) throw new Error('test harness: no scripted sampling answer left');
+      if (typeof next === 'object' && 'error' in next) throw new Error(String(next.error));
+      return typeof next === 'function' ? next(req.params) : next;
+    });
+  }
+  const [c, s] = InMemoryTransport.createLinkedPair();
+  await mcp.connect(s);
+  await client.connect(c);
+  // Let oninitialized's enable() and its list_changed land.
+  await new Promise((r) => setTimeout(r, 20));
+  return h;
+}
+
+export function textOf(r: CallToolResult): string {
+  return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}

@@ -1,0 +1,27 @@
+import type { ElicitationTrace } from '../../server/src/schemas/trace.js';
+import { TraceStore } from '../../server/src/io/traces.js';
+
+export function unsealed(i: number, over: Partial<ElicitationTrace> = {}): Omit<ElicitationTrace, 'seq' | 'prev_sha256' | 'sha256'> {
+  return {
+    format: 'copilot-onboarding/elicitation-trace@1',
+    timestamp: new Date(Date.UTC(2026, 10, 22, 10, 0, 0, i)).toISOString(),
+    action: 'approve',
+    channel: 'mcp',
+    client: { name: 'test', version: '1' },
+    message: `message ${i}`,
+    schema: { type: 'object', properties: { approved: { type: 'boolean', default: false } }, required: ['approved'] },
+    response: { action: 'accept', content: { approved: true } },
+    outcome: 'approved',
+    subject: { planId: 'p', planSha256: 'a'.repeat(64), i },
+    duration_ms: 5,
+    error: null,
+    ...over,
+  };
+}
+
+export async function fillChain(root: string, n: number): Promise<string[]> {
+  const store = new TraceStore(root, 'elicitation');
+  const files: string[] = [];
+  for (let i = 0; i < n; i++) files.push((await store.append(unsealed(i), 'approve')).file);
+  return files;
+}
