@@ -7,6 +7,12 @@ import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/ty
 import { ToolContext, type ContextOptions } from './context.js';
 import { registerQuestionAskTool, shouldListQuestionAsk } from './tools/question-ask.js';
 import { registerQuestionSummaryTool } from './tools/question-summary.js';
+import { registerStatusTool } from './tools/status.js';
+import { registerAnalyzeTool } from './tools/analyze.js';
+import { registerProposeTool } from './tools/propose.js';
+import { registerApproveTool } from './tools/approve.js';
+import { registerMigrateTool } from './tools/migrate.js';
+import { registerRollbackTool } from './tools/rollback.js';
 
 export const SERVER_NAME = 'copilot-onboarding';
 
@@ -30,6 +36,12 @@ export function createServer(opts: ContextOptions): CreatedServer {
   const ctx = new ToolContext(mcp, opts);
   opts.log.attach(mcp);
 
+  registerStatusTool(mcp, ctx);
+  registerAnalyzeTool(mcp, ctx);
+  registerProposeTool(mcp, ctx);
+  registerApproveTool(mcp, ctx);
+  registerMigrateTool(mcp, ctx);
+  registerRollbackTool(mcp, ctx);
   const questionAsk = registerQuestionAskTool(mcp, ctx);
   registerQuestionSummaryTool(mcp, ctx);
 

@@ -1,0 +1,51 @@
+/** `.copilot-state/plans/<planId>.json`: every proposal, in full, as canonical JSON. */
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
+import { PlanSchema, type Plan } from '../schemas/plan.js';
+import { atomicWriteFile, stateDir } from './workspace.js';
+
+export function planPath(root: string, planId: string): string {
+  if (!/^[0-9a-f]{16}$/.test(planId)) {
+    throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${planId}" is not a plan id (16 hex characters).`, { next: 'Use the planId returned by onboarding_propose.' });
+  }
+  return path.join(stateDir(root), 'plans', `${planId}.json`);
+}
+
+export async function savePlan(root: string, plan: Plan): Promise<string> {
+  const file = planPath(root, plan.planId);
+  await atomicWriteFile(file, canonicalJson(plan));
+  return path.relative(root, file).split(path.sep).join('/');
+}
+
+/** Load a stored plan and check that it still hashes to its id: an edited plan is refused. */
+export async function loadPlan(root: string, planId: string): Promise<Plan> {
+  const file = planPath(root, planId);
+  let text: string;
+  try {
+    text = await fsp.readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new OnboardingError(ErrorCode.PLAN_NOT_FOUND, `Plan ${planId} does not exist in .copilot-state/plans/.`, { next: 'Run onboarding_propose to make a plan.' });
+    }
+    throw e;
+  }
+  let parsed;
+  try {
+    parsed = PlanSchema.safeParse(JSON.parse(text));
+  } catch {
+    parsed = null;
+  }
+  if (!parsed?.success) {
+    throw new OnboardingError(ErrorCode.PLAN_CORRUPT, `Plan ${planId} is corrupted (not a valid plan file).`, { next: 'Run onboarding_propose again to make a fresh plan.' });
+  }
+  const { planId: id, sha256, ...body } = parsed.data;
+  const actual = sha256Hex(canonicalJson(body));
+  if (actual !== sha256 || sha256.slice(0, 16) !== id || id !== planId) {
+    throw new OnboardingError(ErrorCode.PLAN_CORRUPT, `Plan ${planId} was modified after it was proposed (its content no longer matches its SHA-256).`, {
+      next: 'Run onboarding_propose again; an approval applies only to the exact plan the human saw.',
+    });
+  }
+  return parsed.data;
+}

@@ -1,0 +1,85 @@
+/** The workspace status shown by onboarding_status and `copilot-onboarding status`. Reads only. */
+import { ErrorCode, OnboardingError } from './core/errors.js';
+import { loadPlan } from './io/plans.js';
+import { loadState } from './io/state.js';
+import { readManifest, verifyBackup } from './io/backup.js';
+import { pendingRecovery } from './io/migration.js';
+import { checkApproval } from './workflow.js';
+import type { OnboardingState } from './schemas/state.js';
+
+export interface WorkspaceStatus {
+  workspace: string;
+  status: string;
+  pattern: string | null;
+  stateError: { code: string; message: string; next: string | null } | null;
+  currentPlan: { planId: string; sha256: string; createdAt: string; operations: number } | null;
+  approval: { planId: string; valid: boolean; approvedAt: string; expiresAt: string; reason: string | null } | null;
+  lastMigration: { migrationId: string; planId: string; migratedAt: string; rolledBackAt: string | null; files: number } | null;
+  backup: { migrationId: string; ok: boolean; reason: string | null } | null;
+  rollbackAvailable: boolean;
+  pendingRecovery: string | null;
+}
+
+export async function workspaceStatus(root: string, ttlMs: number, now = new Date()): Promise<WorkspaceStatus> {
+  const out: WorkspaceStatus = {
+    workspace: root,
+    status: 'new',
+    pattern: null,
+    stateError: null,
+    currentPlan: null,
+    approval: null,
+    lastMigration: null,
+    backup: null,
+    rollbackAvailable: false,
+    pendingRecovery: await pendingRecovery(root),
+  };
+  let state: OnboardingState;
+  try {
+    state = await loadState(root);
+  } catch (e) {
+    if (e instanceof OnboardingError) {
+      out.status = 'unknown';
+      out.stateError = { code: e.code, message: e.message, next: e.next ?? null };
+      return out;
+    }
+    throw e;
+  }
+  out.status = state.status;
+  out.pattern = state.pattern;
+  if (state.currentPlan) {
+    let operations = -1;
+    try {
+      const plan = await loadPlan(root, state.currentPlan.planId);
+      operations = plan.operations.length;
+      if (state.approval && state.approval.planSha256 === plan.sha256) {
+        let valid = false;
+        let reason: string | null = null;
+        try {
+          await checkApproval(root, plan, ttlMs, now);
+          valid = true;
+        } catch (e) {
+          reason = e instanceof Error ? e.message : String(e);
+        }
+        out.approval = { planId: plan.planId, valid, approvedAt: state.approval.approvedAt, expiresAt: state.approval.expiresAt, reason };
+      }
+    } catch (e) {
+      out.stateError = e instanceof OnboardingError ? { code: e.code, message: e.message, next: e.next ?? null } : { code: ErrorCode.INTERNAL, message: String(e), next: null };
+    }
+    out.currentPlan = { ...state.currentPlan, operations };
+  }
+  const last = state.migrations[state.migrations.length - 1];
+  if (last) {
+    out.lastMigration = { migrationId: last.migrationId, planId: last.planId, migratedAt: last.migratedAt, rolledBackAt: last.rolledBackAt, files: last.written.length };
+    if (last.rolledBackAt === null) {
+      try {
+        const manifest = await readManifest(root, last.migrationId);
+        const check = await verifyBackup(root, manifest);
+        out.backup = { migrationId: last.migrationId, ok: check.ok, reason: check.ok ? null : check.reason };
+      } catch (e) {
+        out.backup = { migrationId: last.migrationId, ok: false, reason: e instanceof Error ? e.message : String(e) };
+      }
+      out.rollbackAvailable = out.backup.ok;
+    }
+  }
+  return out;
+}

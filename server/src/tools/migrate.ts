@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { MIGRATE_SCHEMA, migrateMessage } from '../core/approval.js';
+import { ErrorCode } from '../core/errors.js';
+import { verifyLossless } from '../core/plan.js';
+import { elicit } from '../elicit.js';
+import { migrate } from '../io/migration.js';
+import { updateState } from '../io/state.js';
+import { Progress } from '../progress.js';
+import { assertFresh, checkApproval, newMigrationId, recover, resolvePlan } from '../workflow.js';
+import type { ToolContext } from '../context.js';
+import { guarded, refusal, success } from './result.js';
+import { errorShape } from './schemas.js';
+
+export const migrateInput = {
+  planId: z.string().optional().describe('The approved plan to apply (default: the current plan). Confirmation comes only from the human.'),
+};
+
+export const migrateOutput = {
+  migrated: z.boolean(),
+  planId: z.string(),
+  migrationId: z.string().nullable(),
+  written: z.array(z.object({ path: z.string(), op: z.string(), size: z.number().int(), sha256: z.string().nullable() })),
+  backup: z.object({ archive: z.string(), manifest: z.string() }).nullable(),
+  verified: z.boolean(),
+  outcome: z.string(),
+  trace: z.string().nullable(),
+  error: errorShape.optional(),
+};
+
+export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
+  mcp.registerTool(
+    'onboarding_migrate',
+    {
+      title: 'Migrate (after approval)',
+      description:
+        'Apply an approved plan: asks the human to confirm in an elicitation form, makes a verified tar.gz backup of every file it modifies or deletes, ' +
+        'writes crash-safely, then proves on disk that no byte was lost. Refuses without a valid approval, on a stale plan, or when another migration runs.',
+      inputSchema: migrateInput,
+      outputSchema: migrateOutput,
+      annotations: { title: 'Migrate instructions', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    async ({ planId }, extra) =>
+      guarded(async () => {
+        const root = await ctx.root();
+        await recover(root);
+        const { plan } = await resolvePlan(root, planId);
+        const empty = { migrated: false, planId: plan.planId, migrationId: null, written: [], backup: null, verified: false };
+        if (plan.operations.length === 0) {
+          return refusal({ code: ErrorCode.NOTHING_TO_MIGRATE, message: `Plan ${plan.planId} has no operations.`, next: 'Nothing to do.' }, { ...empty, outcome: 'refused', trace: null });
+        }
+        const approval = await checkApproval(root, plan, ctx.config.approvalTtlMs);
+        await assertFresh(root, plan);
+        const migrationId = newMigrationId(plan);
+        const res = await elicit(
+          mcp.server,
+          extra,
+          {
+            action: 'migrate',
+            message: migrateMessage(plan, migrationId),
+            requestedSchema: MIGRATE_SCHEMA,
+            subject: { planId: plan.planId, planSha256: plan.sha256, migrationId, approvalTrace: approval.trace.file },
+            mode: { kind: 'gate', requiredTrue: ['confirmed', 'understood_risks'] },
+            timeoutMs: ctx.config.approvalTimeoutMs,
+            heartbeatMs: ctx.config.heartbeatMs,
+          },
+          ctx.elicitationTraces(root),
+        );
+        if (res.outcome === 'unsupported') {
+          return refusal(
+            {
+              code: ErrorCode.ELICITATION_UNSUPPORTED,
+              message: `Migration needs a client with MCP elicitation; ${res.client.name} did not declare it, so the human cannot confirm.`,
+              next: 'Use a client with elicitation (see docs/clients.md).',
+            },
+            { ...empty, outcome: res.outcome, trace: res.trace.path },
+          );
+        }
+        if (res.outcome !== 'approved') {
+          return refusal(
+            { code: ErrorCode.NOT_CONFIRMED, message: `The migration was not confirmed (${res.outcome}): ${res.reason ?? ''}`.trim(), next: 'Run onboarding_migrate again when the human is ready.' },
+            { ...empty, outcome: res.outcome, trace: res.trace.path },
+          );
+        }
+        if (extra.signal.aborted) {
+          return refusal({ code: ErrorCode.NOT_CONFIRMED, message: 'The tool call was cancelled before the migration started.' }, { ...empty, outcome: 'cancelled', trace: res.trace.path });
+        }
+        const progress = new Progress(extra);
+        const result = await migrate(root, plan, {
+          migrationId,
+          verify: (sources, outputs) => verifyLossless(plan, sources, outputs),
+          onProgress: (step, done, total) => progress.send(step, total, done),
+        });
+        await updateState(root, (s) => {
+          s.status = 'migrated';
+          s.approval = null;
+          s.migrations.push({
+            migrationId,
+            planId: plan.planId,
+            planSha256: plan.sha256,
+            migratedAt: new Date().toISOString(),
+            backup: result.backup.archive,
+            manifest: result.backup.manifest,
+            written: result.written.map((w) => ({ path: w.path, op: w.op })),
+            rolledBackAt: null,
+          });
+        });
+        const lines = [
+          `Migrated with plan ${plan.planId} (migration ${migrationId}). Lossless check on disk passed.`,
+          ...result.written.map((w) => `  ${w.op.padEnd(6)} ${w.path}${w.op === 'delete' ? '' : ` (${w.size.toLocaleString('en-US')} bytes)`}`),
+          `Backup: ${result.backup.archive} (manifest ${result.backup.manifest}).`,
+          'To undo: onboarding_rollback, or `copilot-onboarding rollback` in a terminal.',
+        ];
+        return success(lines.join('\n'), {
+          migrated: true,
+          planId: plan.planId,
+          migrationId,
+          written: result.written,
+          backup: result.backup,
+          verified: result.verified,
+          outcome: res.outcome,
+          trace: res.trace.path,
+        });
+      }),
+  );
+}

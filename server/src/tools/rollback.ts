@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ROLLBACK_SCHEMA } from '../core/approval.js';
+import { ErrorCode } from '../core/errors.js';
+import { elicit } from '../elicit.js';
+import { Progress } from '../progress.js';
+import { commitRollback, prepareRollback } from '../rollback-flow.js';
+import { recover } from '../workflow.js';
+import type { ToolContext } from '../context.js';
+import { guarded, refusal, success } from './result.js';
+import { errorShape } from './schemas.js';
+
+export const rollbackInput = {
+  migrationId: z.string().optional().describe('The migration to undo (default: the last one not rolled back). Confirmation comes only from the human.'),
+};
+
+export const rollbackOutput = {
+  rolledBack: z.boolean(),
+  migrationId: z.string().nullable(),
+  restored: z.array(z.string()),
+  removed: z.array(z.string()),
+  editedSinceMigration: z.array(z.string()),
+  outcome: z.string(),
+  trace: z.string().nullable(),
+  error: errorShape.optional(),
+};
+
+export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
+  mcp.registerTool(
+    'onboarding_rollback',
+    {
+      title: 'Roll back a migration',
+      description:
+        'Restore every file a migration changed, byte for byte, from its tar.gz backup and remove the files it created. Checks the backup against ' +
+        'its manifest first and lists files edited since the migration (their edits would be lost) in the confirmation form. Needs elicitation.',
+      inputSchema: rollbackInput,
+      outputSchema: rollbackOutput,
+      annotations: { title: 'Roll back migration', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    async ({ migrationId }, extra) =>
+      guarded(async () => {
+        const root = await ctx.root();
+        await recover(root);
+        const prep = await prepareRollback(root, migrationId);
+        const empty = { rolledBack: false, migrationId: prep.migrationId, restored: [], removed: [], editedSinceMigration: prep.edited };
+        const res = await elicit(
+          mcp.server,
+          extra,
+          {
+            action: 'rollback',
+            message: prep.message,
+            requestedSchema: ROLLBACK_SCHEMA,
+            subject: { migrationId: prep.migrationId, planId: prep.manifest.planId, planSha256: prep.manifest.planSha256, editedSinceMigration: prep.edited },
+            mode: { kind: 'gate', requiredTrue: ['confirmed'] },
+            timeoutMs: ctx.config.approvalTimeoutMs,
+            heartbeatMs: ctx.config.heartbeatMs,
+          },
+          ctx.elicitationTraces(root),
+        );
+        if (res.outcome === 'unsupported') {
+          return refusal(
+            {
+              code: ErrorCode.ELICITATION_UNSUPPORTED,
+              message: `Rollback needs a client with MCP elicitation; ${res.client.name} did not declare it.`,
+              next: 'An operator can run `copilot-onboarding rollback` in a terminal instead.',
+            },
+            { ...empty, outcome: res.outcome, trace: res.trace.path },
+          );
+        }
+        if (res.outcome !== 'approved' || extra.signal.aborted) {
+          return refusal(
+            { code: ErrorCode.NOT_CONFIRMED, message: `The rollback was not confirmed (${res.outcome}): ${res.reason ?? ''}`.trim(), next: 'Run onboarding_rollback again when the human is ready.' },
+            { ...empty, outcome: res.outcome, trace: res.trace.path },
+          );
+        }
+        const progress = new Progress(extra);
+        const done = await commitRollback(root, prep, { onProgress: (step, n, total) => progress.send(step, total, n) });
+        const lines = [
+          `Rolled back migration ${prep.migrationId}: the workspace is byte-identical to before the migration.`,
+          ...done.restored.map((p) => `  restored ${p}`),
+          ...done.removed.map((p) => `  removed  ${p}`),
+          ...(prep.edited.length ? [`Edits made since the migration were discarded: ${prep.edited.join(', ')}`] : []),
+          'Next: onboarding_propose starts a fresh plan.',
+        ];
+        return success(lines.join('\n'), { ...empty, rolledBack: true, restored: done.restored, removed: done.removed, outcome: res.outcome, trace: res.trace.path });
+      }),
+  );
+}
