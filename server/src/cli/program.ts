@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { OnboardingError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { serve } from './serve.js';
+import { runDemo } from './demo.js';
 
 export interface CliIo {
   argv: string[];
@@ -13,6 +14,9 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  stdin?: NodeJS.ReadableStream;
+  /** Whether stdin/stdout are a terminal a person can answer on. */
+  isTTY?: boolean;
 }
 
 export function buildProgram(io: CliIo): Command {
@@ -30,6 +34,21 @@ export function buildProgram(io: CliIo): Command {
     .option('-w, --workspace <dir>', 'workspace root (else COPILOT_ONBOARDING_WORKSPACE, the client roots, or the current folder)')
     .action(async (o: { workspace?: string }) => {
       await serve({ workspace: o.workspace, cwd: io.cwd, env: io.env });
+    });
+
+  program
+    .command('demo')
+    .description('Run the whole flow (analyze, propose, approve, migrate, verify, rollback) on a bundled example repository.')
+    .option('-y, --yes', 'answer yes to every form (the default without a TTY)')
+    .option('--keep', 'keep the temporary workspace')
+    .option('--save-state <dir>', 'copy the resulting .copilot-state/ folder to <dir>')
+    .option('--example <dir>', 'use this folder instead of the bundled example')
+    .action(async (o: { yes?: boolean; keep?: boolean; saveState?: string; example?: string }) => {
+      const code = await runDemo(
+        { stdout: io.stdout, stdin: io.stdin ?? process.stdin, isTTY: io.isTTY ?? false, env: io.env },
+        { yes: Boolean(o.yes), keep: Boolean(o.keep), saveState: o.saveState, example: o.example },
+      );
+      if (code !== 0) process.exitCode = code;
     });
 
   return program;

@@ -1,0 +1,5 @@
+import { OrderList } from './components/OrderList.js';
+
+export function App() {
+  return <OrderList />;
+}

@@ -1,0 +1,3 @@
+export function OrderList() {
+  return <ul aria-label="orders" />;
+}

@@ -1,0 +1,172 @@
+/**
+ * `copilot-onboarding demo`: the whole flow on a bundled example repository, through a real
+ * MCP client talking to this server over stdio. On a TTY the person answers each form;
+ * with --yes, or without a TTY, the demo answers "yes" and says so.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline/promises';
+import { fileURLToPath } from 'node:url';
+import fse from 'fs-extra';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { verifyChain } from '../io/traces.js';
+import { VERSION } from '../version.js';
+
+export interface DemoIo {
+  stdout: NodeJS.WritableStream;
+  stdin: NodeJS.ReadableStream;
+  isTTY: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface DemoOptions {
+  yes: boolean;
+  keep: boolean;
+  /** Copy the resulting .copilot-state/ here at the end (used to produce .copilot-state.example/). */
+  saveState?: string | undefined;
+  /** Use this example folder instead of the bundled one. */
+  example?: string | undefined;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const BUNDLED_EXAMPLE = path.resolve(here, '../../examples/orders-service');
+const SERVER_ENTRY = path.resolve(here, '../index.js');
+
+async function treeDigest(root: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  async function walk(dir: string): Promise<void> {
+    for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
+      if (e.name === '.copilot-state') continue;
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) await walk(abs);
+      else out.set(path.relative(root, abs).split(path.sep).join('/'), createHash('sha256').update(await fsp.readFile(abs)).digest('hex'));
+    }
+  }
+  await walk(root);
+  return out;
+}
+
+export async function runDemo(io: DemoIo, opts: DemoOptions): Promise<number> {
+  const say = (s = '') => io.stdout.write(s + '\n');
+  const step = (n: number, title: string) => say(`\n━━ ${n}. ${title} ${'━'.repeat(Math.max(0, 60 - title.length))}`);
+  const auto = opts.yes || !io.isTTY;
+  const rl = auto ? null : readline.createInterface({ input: io.stdin, output: io.stdout });
+
+  const ws = await fsp.mkdtemp(path.join(os.tmpdir(), 'copilot-onboarding-demo-'));
+  const example = opts.example ? path.resolve(opts.example) : BUNDLED_EXAMPLE;
+  await fse.copy(example, ws);
+  const before = await treeDigest(ws);
+
+  say(`copilot-onboarding ${VERSION} demo`);
+  say(`Example repository copied to ${ws} (${before.size} files).`);
+  say(auto ? `Answering every form with "yes" (${opts.yes ? '--yes' : 'no TTY'}).` : 'You will be asked to answer each form, as a human would in an MCP client.');
+
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [SERVER_ENTRY, 'serve', '--workspace', ws],
+    env: { ...io.env, COPILOT_ONBOARDING_WORKSPACE: ws } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'copilot-onboarding-demo', version: VERSION }, { capabilities: { elicitation: {} } });
+  let declined = false;
+  client.setRequestHandler(ElicitRequestSchema, async (req): Promise<ElicitResult> => {
+    const p = req.params as { message: string; requestedSchema?: { properties?: Record<string, { type?: string; title?: string }>; required?: string[] } };
+    say('\n┌─ The server asks (elicitation form) ─────────────────────────────');
+    for (const line of p.message.split('\n')) say(`│ ${line}`);
+    say('└──────────────────────────────────────────────────────────────────');
+    const content: Record<string, boolean> = {};
+    for (const name of p.requestedSchema?.required ?? []) {
+      const field = p.requestedSchema?.properties?.[name];
+      if (field?.type !== 'boolean') continue;
+      if (auto) {
+        say(`  [x] ${field.title ?? name}   (answered yes automatically)`);
+        content[name] = true;
+      } else {
+        const a = (await rl!.question(`  ${field.title ?? name}? [y/N] `)).trim().toLowerCase();
+        content[name] = a === 'y' || a === 'yes';
+      }
+    }
+    if (Object.values(content).some((v) => !v)) {
+      declined = true;
+      return { action: 'decline' };
+    }
+    return { action: 'accept', content };
+  });
+
+  const call = async (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
+    (await client.callTool({ name, arguments: args }, undefined, { timeout: 24 * 3600 * 1000 })) as CallToolResult;
+  const text = (r: CallToolResult) => r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+  const sc = <T>(r: CallToolResult) => r.structuredContent as T;
+
+  let code = 0;
+  try {
+    await client.connect(transport);
+
+    step(1, 'Analyze');
+    const an = await call('onboarding_analyze');
+    say(text(an));
+
+    step(2, 'Propose (deterministic plan; nothing changes)');
+    const pr = await call('onboarding_propose');
+    if (pr.isError) throw new Error(text(pr));
+    say(text(pr));
+
+    step(3, 'Approve (the human decides through a form)');
+    const ap = await call('onboarding_approve');
+    say(`\n${text(ap)}`);
+    if (ap.isError) {
+      say(declined ? '\nYou declined: nothing was changed. The demo stops here.' : '');
+      return 1;
+    }
+
+    step(4, 'Migrate (backup, crash-safe apply, lossless proof on disk)');
+    const mg = await call('onboarding_migrate');
+    say(`\n${text(mg)}`);
+    if (mg.isError) {
+      say('\nNothing was changed. The demo stops here.');
+      return 1;
+    }
+    const migration = sc<{ written: Array<{ path: string; op: string }> }>(mg);
+
+    step(5, 'Verify');
+    for (const w of migration.written.filter((x) => x.op === 'create').slice(0, 2)) {
+      const body = await fsp.readFile(path.join(ws, w.path), 'utf8');
+      say(`${w.path}:`);
+      for (const line of body.split('\n').slice(0, 6)) say(`    ${line}`);
+      say('    …');
+    }
+    const chain = await verifyChain(ws, 'elicitation');
+    const traces = (await fsp.readdir(path.join(ws, '.copilot-state', 'elicitation-traces'))).filter((f) => f.endsWith('.json') && !f.startsWith('.'));
+    say(`Elicitation traces (${traces.length}), chain ${chain.ok ? 'verifies' : 'BROKEN'}:`);
+    for (const t of traces.sort()) say(`    .copilot-state/elicitation-traces/${t}`);
+
+    step(6, 'Roll back (restore byte for byte)');
+    const rb = await call('onboarding_rollback');
+    say(`\n${text(rb)}`);
+    if (rb.isError) {
+      say('\nRollback was not confirmed: the migrated files stay in place.');
+      return 1;
+    }
+    const after = await treeDigest(ws);
+    const same = before.size === after.size && [...before].every(([k, v]) => after.get(k) === v);
+    say(`\nByte-identical restore: ${same ? 'yes' : 'NO'} (${after.size} files compared by SHA-256 against the copy made before step 1).`);
+    if (!same) code = 1;
+    const final = await verifyChain(ws, 'elicitation');
+    say(`Trace chain after the whole flow: ${final.ok ? `verifies (${final.count} traces)` : 'BROKEN'}.`);
+  } finally {
+    rl?.close();
+    await client.close().catch(() => undefined);
+    if (opts.saveState) {
+      await fse.remove(opts.saveState);
+      await fse.copy(path.join(ws, '.copilot-state'), opts.saveState);
+      say(`State folder copied to ${opts.saveState}.`);
+    }
+    if (opts.keep) say(`\nThe workspace is kept at ${ws}.`);
+    else await fse.remove(ws);
+  }
+  return code;
+}
