@@ -1,0 +1,316 @@
+/**
+ * The gates end to end, through the SDK client: approve, migrate, rollback only happen when a
+ * person accepts a form with the boolean fields literally true. Every other answer changes
+ * nothing (asserted on the files) and is traced (asserted on the trace chain).
+ */
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { connect, removeWorkspace, textOf, type ElicitScript, type Harness } from '../helpers/harness.js';
+import { digest, exampleWorkspace, readTraces } from '../helpers/workspace.js';
+import { verifyChain } from '../../server/src/io/traces.js';
+
+const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
+const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
+const YES_ROLLBACK: ElicitResult = { action: 'accept', content: { confirmed: true } };
+
+let h: Harness | undefined;
+const roots: string[] = [];
+afterEach(async () => {
+  await h?.close().catch(() => undefined);
+  h = undefined;
+  for (const r of roots.splice(0)) removeWorkspace(r);
+});
+
+async function start(elicit: ElicitScript[], config: Record<string, number> = {}, caps: Record<string, unknown> = { elicitation: {} }): Promise<Harness> {
+  const root = exampleWorkspace();
+  roots.push(root);
+  h = await connect({ root, caps, elicit, config });
+  return h;
+}
+
+const sc = (r: { structuredContent?: unknown }) => r.structuredContent as Record<string, unknown>;
+
+describe('the happy path', () => {
+  it('propose → approve → migrate → rollback restores every byte', async () => {
+    const hh = await start([YES_APPROVE, YES_MIGRATE, YES_ROLLBACK]);
+    const before = await digest(hh.root);
+    const p = await hh.call('onboarding_propose', { narrate: false });
+    expect(p.isError).toBeFalsy();
+    const plan = sc(p);
+    expect((plan.operations as unknown[]).length).toBeGreaterThan(1);
+
+    const a = await hh.call('onboarding_approve', {});
+    expect(a.isError).toBeFalsy();
+    expect(sc(a)).toMatchObject({ approved: true, planId: plan.planId });
+    // What the human saw: plan id, hash prefix, files, backup, problems.
+    const msg = hh.shown[0]!.message;
+    expect(msg).toContain(String(plan.planId));
+    expect(msg).toContain(String(plan.sha256).slice(0, 12));
+    expect(msg).toMatch(/Will create: \d+ file/);
+    expect(msg).toContain('.copilot-state/backups/');
+    expect(msg).toMatch(/Problems found/);
+    const schema = (hh.shown[0] as { requestedSchema: { properties: Record<string, { type: string; default?: unknown }>; required: string[] } }).requestedSchema;
+    expect(schema.properties.approved).toMatchObject({ type: 'boolean', default: false });
+    expect(schema.required).toEqual(['approved']);
+    expect(await digest(hh.root)).toEqual(before);
+
+    const progress: unknown[] = [];
+    const m = await hh.call('onboarding_migrate', {}, { onprogress: (x) => progress.push(x) });
+    expect(m.isError, textOf(m)).toBeFalsy();
+    const mig = sc(m);
+    expect(mig).toMatchObject({ migrated: true, verified: true });
+    expect(progress.length).toBeGreaterThan(0);
+    const migSchema = (hh.shown[1] as { requestedSchema: { required: string[] } }).requestedSchema;
+    expect(migSchema.required.sort()).toEqual(['confirmed', 'understood_risks']);
+    const after = await digest(hh.root);
+    expect(after).not.toEqual(before);
+    expect(Object.keys(after).some((f) => f.startsWith('.github/instructions/'))).toBe(true);
+    const backup = mig.backup as { archive: string; manifest: string };
+    await fsp.access(path.join(hh.root, backup.archive));
+
+    const r = await hh.call('onboarding_rollback', {});
+    expect(r.isError, textOf(r)).toBeFalsy();
+    expect(await digest(hh.root)).toEqual(before);
+    await expect(fsp.access(path.join(hh.root, '.github/instructions'))).rejects.toThrow();
+
+    const traces = await readTraces(hh.root);
+    expect(traces.map((t) => `${t.action}:${t.outcome}`)).toEqual(['approve:approved', 'migrate:approved', 'rollback:approved']);
+    expect((await verifyChain(hh.root, 'elicitation')).ok).toBe(true);
+
+    // After rollback the next propose starts clean.
+    const st = sc(await hh.call('onboarding_status', {}));
+    expect(st).toMatchObject({ status: 'rolled-back', currentPlan: null });
+  });
+});
+
+describe('approve: nothing but an accepted, ticked form approves', () => {
+  const cases: Array<[string, ElicitScript, string]> = [
+    ['decline', { action: 'decline' }, 'declined'],
+    ['cancel', { action: 'cancel' }, 'cancelled'],
+    ['approved: false', { action: 'accept', content: { approved: false } }, 'declined'],
+    ['"true" as a string', (() => ({ action: 'accept', content: { approved: 'true' } })) as unknown as ElicitScript, 'error'],
+    ['accept without content', { action: 'accept' }, 'declined'],
+    ['extra fields but approved missing', { action: 'accept', content: { confirmed: true, yes: true } }, 'declined'],
+  ];
+  it.each(cases)('%s', async (_name, answer, outcome) => {
+    const hh = await start([answer]);
+    await hh.call('onboarding_propose', { narrate: false });
+    const before = await digest(hh.root);
+    const r = await hh.call('onboarding_approve', {});
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/Nothing was changed/);
+    expect(await digest(hh.root)).toEqual(before);
+    const [t] = await readTraces(hh.root);
+    expect(t).toMatchObject({ action: 'approve', outcome });
+    // And migrate refuses: there is no approval.
+    const m = await hh.call('onboarding_migrate', {});
+    expect(m.isError).toBe(true);
+    expect(textOf(m)).toMatch(/NOT_APPROVED/);
+    expect(await digest(hh.root)).toEqual(before);
+  });
+
+  it('timeout counts as a cancel', async () => {
+    const hh = await start(['hang'], { approvalTimeoutMs: 150 });
+    await hh.call('onboarding_propose', { narrate: false });
+    const r = await hh.call('onboarding_approve', {});
+    expect(r.isError).toBe(true);
+    expect((await readTraces(hh.root))[0]).toMatchObject({ outcome: 'timeout' });
+  });
+
+  it('MCP cancellation of the tool call aborts the form; nothing is approved', async () => {
+    const hh = await start(['hang']);
+    await hh.call('onboarding_propose', { narrate: false });
+    const ac = new AbortController();
+    const pending = hh.call('onboarding_approve', {}, { signal: ac.signal });
+    await new Promise((r) => setTimeout(r, 150));
+    ac.abort('stop');
+    await expect(pending).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(hh.aborted).toBe(1);
+    expect((await readTraces(hh.root))[0]).toMatchObject({ action: 'approve', outcome: 'cancelled' });
+    expect(textOf(await hh.call('onboarding_migrate', {}))).toMatch(/NOT_APPROVED/);
+  });
+
+  it('client disconnect during the form changes nothing', async () => {
+    const hh = await start(['hang']);
+    await hh.call('onboarding_propose', { narrate: false });
+    const before = await digest(hh.root);
+    const pending = hh.call('onboarding_approve', {}).catch((e: Error) => e);
+    await new Promise((r) => setTimeout(r, 150));
+    await hh.close();
+    h = undefined;
+    expect(await pending).toBeInstanceOf(Error);
+    await new Promise((r) => setTimeout(r, 150));
+    expect((await readTraces(hh.root))[0]).toMatchObject({ action: 'approve', outcome: 'cancelled' });
+    expect(await digest(hh.root)).toEqual(before);
+  });
+
+  it('a client without elicitation gets a refusal naming it, and an "unsupported" trace', async () => {
+    const root = exampleWorkspace();
+    roots.push(root);
+    h = await connect({ root, caps: {}, clientName: 'NoFormsClient' });
+    await h.call('onboarding_propose', { narrate: false });
+    const before = await digest(root);
+    for (const tool of ['onboarding_approve', 'onboarding_migrate']) {
+      const r = await h.call(tool, {});
+      expect(r.isError).toBe(true);
+      expect(textOf(r)).toMatch(tool === 'onboarding_approve' ? /NoFormsClient.*elicitation/ : /NOT_APPROVED/);
+    }
+    expect(await digest(root)).toEqual(before);
+    expect((await readTraces(root))[0]).toMatchObject({ action: 'approve', outcome: 'unsupported', client: { name: 'NoFormsClient' } });
+  });
+});
+
+describe('migrate refuses, changing nothing', () => {
+  async function approved(extra: ElicitScript[] = [], config: Record<string, number> = {}): Promise<{ hh: Harness; before: Record<string, string> }> {
+    const hh = await start([YES_APPROVE, ...extra], config);
+    await hh.call('onboarding_propose', { narrate: false });
+    expect((await hh.call('onboarding_approve', {})).isError).toBeFalsy();
+    return { hh, before: await digest(hh.root) };
+  }
+
+  it.each([
+    ['decline', { action: 'decline' } as ElicitResult, 'declined'],
+    ['cancel', { action: 'cancel' } as ElicitResult, 'cancelled'],
+    ['only one box ticked', { action: 'accept', content: { confirmed: true, understood_risks: false } } as ElicitResult, 'declined'],
+    ['accept without content', { action: 'accept' } as ElicitResult, 'declined'],
+  ])('when the confirmation is %s', async (_n, answer, outcome) => {
+    const { hh, before } = await approved([answer]);
+    const r = await hh.call('onboarding_migrate', {});
+    expect(r.isError).toBe(true);
+    expect(await digest(hh.root)).toEqual(before);
+    expect((await readTraces(hh.root)).at(-1)).toMatchObject({ action: 'migrate', outcome });
+    await expect(fsp.readdir(path.join(hh.root, '.copilot-state', 'backups'))).rejects.toThrow();
+  });
+
+  it('when the approval expired', async () => {
+    const { hh, before } = await approved([], { approvalTtlMs: 50 });
+    await new Promise((r) => setTimeout(r, 120));
+    const r = await hh.call('onboarding_migrate', {});
+    expect(textOf(r)).toMatch(/APPROVAL_EXPIRED/);
+    expect(hh.shown).toHaveLength(1); // never asked to confirm
+    expect(await digest(hh.root)).toEqual(before);
+  });
+
+  it('when the approval is for another plan', async () => {
+    const { hh, before } = await approved();
+    const p2 = await hh.call('onboarding_propose', { narrate: false, overrides: [{ section: 'Docker', keepRepoWide: true }] });
+    expect(p2.isError, textOf(p2)).toBeFalsy();
+    const r = await hh.call('onboarding_migrate', {});
+    expect(textOf(r)).toMatch(/NOT_APPROVED/);
+    expect(await digest(hh.root)).toEqual(before);
+  });
+
+  it('when a source changed since the plan (stale plan)', async () => {
+    const { hh } = await approved();
+    const file = path.join(hh.root, '.github/copilot-instructions.md');
+    await fsp.appendFile(file, '\n- one more rule\n');
+    const before = await digest(hh.root);
+    const r = await hh.call('onboarding_migrate', {});
+    expect(textOf(r)).toMatch(/PLAN_STALE.*propose again/s);
+    expect(await digest(hh.root)).toEqual(before);
+  });
+
+  it('when onboarding.json was edited to fake an approval', async () => {
+    const hh = await start([]);
+    const p = sc(await hh.call('onboarding_propose', { narrate: false }));
+    const statePath = path.join(hh.root, '.copilot-state', 'onboarding.json');
+    const state = JSON.parse(await fsp.readFile(statePath, 'utf8'));
+    state.status = 'approved';
+    state.approval = {
+      planId: p.planId,
+      planSha256: p.sha256,
+      approvedAt: new Date().toISOString(),
+      expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+      trace: 'made-up.json',
+      traceSeq: 1,
+      traceSha256: 'a'.repeat(64),
+      comment: null,
+    };
+    await fsp.writeFile(statePath, JSON.stringify(state));
+    const before = await digest(hh.root);
+    const r = await hh.call('onboarding_migrate', {});
+    expect(textOf(r)).toMatch(/NOT_APPROVED/);
+    expect(hh.shown).toHaveLength(0);
+    expect(await digest(hh.root)).toEqual(before);
+  });
+
+  it('when the approval trace was tampered with', async () => {
+    const { hh, before } = await approved();
+    const dir = path.join(hh.root, '.copilot-state', 'elicitation-traces');
+    const [f] = (await fsp.readdir(dir)).filter((x) => x.endsWith('.json') && !x.startsWith('.'));
+    const rec = JSON.parse(await fsp.readFile(path.join(dir, f!), 'utf8'));
+    rec.message = 'something else';
+    await fsp.writeFile(path.join(dir, f!), JSON.stringify(rec));
+    const r = await hh.call('onboarding_migrate', {});
+    expect(textOf(r)).toMatch(/TRACE_CHAIN_BROKEN/);
+    expect(await digest(hh.root)).toEqual(before);
+  });
+
+  it('an approval is used once', async () => {
+    const hh = await start([YES_APPROVE, YES_MIGRATE, YES_ROLLBACK]);
+    await hh.call('onboarding_propose', { narrate: false });
+    await hh.call('onboarding_approve', {});
+    expect((await hh.call('onboarding_migrate', {})).isError).toBeFalsy();
+    expect((await hh.call('onboarding_rollback', {})).isError).toBeFalsy();
+    const before = await digest(hh.root);
+    // The same workspace gives the same plan (same SHA-256), but its approval was used.
+    await hh.call('onboarding_propose', { narrate: false });
+    const r = await hh.call('onboarding_migrate', {});
+    expect(textOf(r)).toMatch(/already used/);
+    expect(await digest(hh.root)).toEqual(before);
+  });
+});
+
+describe('rollback', () => {
+  async function migrated(extra: ElicitScript[]): Promise<{ hh: Harness; original: Record<string, string> }> {
+    const hh = await start([YES_APPROVE, YES_MIGRATE, ...extra]);
+    const original = await digest(hh.root);
+    await hh.call('onboarding_propose', { narrate: false });
+    await hh.call('onboarding_approve', {});
+    const m = await hh.call('onboarding_migrate', {});
+    expect(m.isError, textOf(m)).toBeFalsy();
+    return { hh, original };
+  }
+
+  it('lists files edited since the migration before asking, then restores byte for byte', async () => {
+    const { hh, original } = await migrated([YES_ROLLBACK]);
+    const created = (await fsp.readdir(path.join(hh.root, '.github/instructions'))).sort();
+    const edited = `.github/instructions/${created[0]}`;
+    await fsp.appendFile(path.join(hh.root, edited), '\nlocal edit\n');
+    const r = await hh.call('onboarding_rollback', {});
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const msg = hh.shown.at(-1)!.message;
+    expect(msg).toContain(edited);
+    expect(msg).toMatch(/edits will be lost/);
+    expect(sc(r).editedSinceMigration).toEqual([edited]);
+    expect(await digest(hh.root)).toEqual(original);
+  });
+
+  it.each([
+    ['decline', { action: 'decline' } as ElicitResult, 'declined'],
+    ['confirmed: false', { action: 'accept', content: { confirmed: false } } as ElicitResult, 'declined'],
+  ])('does nothing when the answer is %s', async (_n, answer, outcome) => {
+    const { hh } = await migrated([answer]);
+    const before = await digest(hh.root);
+    const r = await hh.call('onboarding_rollback', {});
+    expect(r.isError).toBe(true);
+    expect(await digest(hh.root)).toEqual(before);
+    expect((await readTraces(hh.root)).at(-1)).toMatchObject({ action: 'rollback', outcome });
+  });
+
+  it('refuses with a corrupted backup before asking, touching nothing', async () => {
+    const { hh } = await migrated([]);
+    const dir = path.join(hh.root, '.copilot-state', 'backups');
+    const tgz = (await fsp.readdir(dir)).find((f) => f.endsWith('.tar.gz'))!;
+    const buf = await fsp.readFile(path.join(dir, tgz));
+    await fsp.writeFile(path.join(dir, tgz), buf.subarray(0, Math.floor(buf.length / 2)));
+    const before = await digest(hh.root);
+    const r = await hh.call('onboarding_rollback', {});
+    expect(textOf(r)).toMatch(/BACKUP_CORRUPT/);
+    expect(hh.shown).toHaveLength(2);
+    expect(await digest(hh.root)).toEqual(before);
+  });
+});
