@@ -7,6 +7,11 @@ import { OnboardingError } from '../core/errors.js';
 import { VERSION } from '../version.js';
 import { serve } from './serve.js';
 import { runDemo } from './demo.js';
+import { CliExit, ExitCode, commandName, exitCodeFor, wantsJson, writeJson } from './common.js';
+import { registerRollbackCommand } from './rollback.js';
+import { registerSchemasCommand } from './schemas.js';
+import { registerStatusCommand } from './status.js';
+import { registerTracesCommand } from './traces.js';
 
 export interface CliIo {
   argv: string[];
@@ -51,20 +56,37 @@ export function buildProgram(io: CliIo): Command {
       if (code !== 0) process.exitCode = code;
     });
 
+  registerStatusCommand(program, io);
+  registerTracesCommand(program, io);
+  registerRollbackCommand(program, io);
+  registerSchemasCommand(program, io);
+
   return program;
 }
 
-/** Run the CLI; resolves to the process exit code (serve keeps running and resolves 0). */
+/**
+ * Run the CLI; resolves to the process exit code (serve keeps running and resolves 0).
+ * Exit codes (see cli/common.ts): 0 ok, 1 declined/refused, 2 usage/invalid input, 3 verification failed.
+ */
 export async function runCli(io: CliIo): Promise<number> {
   const program = buildProgram(io);
   try {
     await program.parseAsync(io.argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
+    // --help / --version end through exitOverride with code 0; every other commander error is usage.
+    if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+    if (e instanceof CliExit) return e.exitCode;
     if (e instanceof OnboardingError) {
+      const code = exitCodeFor(e);
+      if (wantsJson(io.argv)) {
+        writeJson(io.stdout, { ok: false, command: commandName(io.argv), error: { code: e.code, message: e.message, next: e.next ?? null }, exitCode: code });
+      }
       io.stderr.write(`${e.code}: ${e.message}${e.next ? `\n${e.next}` : ''}\n`);
-      return 2;
+      return code;
+    }
+    if (wantsJson(io.argv)) {
+      writeJson(io.stdout, { ok: false, command: commandName(io.argv), error: { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e), next: null }, exitCode: 1 });
     }
     io.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
