@@ -31,7 +31,11 @@ export function buildProgram(io: CliIo): Command {
     .description('Split a monolithic .github/copilot-instructions.md into Copilot path-specific instructions, with the human in control.')
     .version(VERSION)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+    .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 done; 1 declined or refused (nothing changed); 2 usage or invalid input; 3 verification failed (traces verify, schemas --check).',
+    );
 
   program
     .command('serve', { isDefault: true })

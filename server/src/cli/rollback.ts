@@ -120,7 +120,16 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
     throw new CliExit(ExitCode.REFUSED, why);
   }
 
-  const done = await commitRollback(root, prep);
+  // Re-check right before acting: the backup is still intact and nobody edited a migrated file while the question was open.
+  const now = await prepareRollback(root, prep.migrationId);
+  const newlyEdited = now.edited.filter((f) => !prep.edited.includes(f));
+  if (newlyEdited.length) {
+    const why = `Not rolled back: ${newlyEdited.join(', ')} changed while the question was open, and those edits were not shown to you. Nothing was changed; run the command again to see the current list.`;
+    say(why);
+    if (o.json) writeJson(io.stdout, { ok: false, command: 'rollback', data: { ...base, rolledBack: false, restored: [], removed: [], editedSinceMigration: now.edited }, exitCode: ExitCode.REFUSED });
+    throw new CliExit(ExitCode.REFUSED, why);
+  }
+  const done = await commitRollback(root, now);
   if (o.json) {
     writeJson(io.stdout, jsonOk('rollback', { ...base, rolledBack: true, restored: done.restored, removed: done.removed }));
     return;
