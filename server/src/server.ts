@@ -13,6 +13,8 @@ import { registerProposeTool } from './tools/propose.js';
 import { registerApproveTool } from './tools/approve.js';
 import { registerMigrateTool } from './tools/migrate.js';
 import { registerRollbackTool } from './tools/rollback.js';
+import { registerResources } from './resources.js';
+import { registerPrompts } from './prompts.js';
 
 export const SERVER_NAME = 'copilot-onboarding';
 
@@ -44,6 +46,8 @@ export function createServer(opts: ContextOptions): CreatedServer {
   registerRollbackTool(mcp, ctx);
   const questionAsk = registerQuestionAskTool(mcp, ctx);
   registerQuestionSummaryTool(mcp, ctx);
+  registerResources(mcp, ctx);
+  registerPrompts(mcp, ctx);
 
   // question_ask is listed only for clients that can elicit: disabled before connect (no
   // notification), enabled once the client said `initialized` (sends tools/list_changed).
