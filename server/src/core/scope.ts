@@ -1,0 +1,918 @@
+/**
+ * Section -> applyTo globs, with the evidence that led there.
+ *
+ * Signals, strongest first (EXAMPLE.md "Where scope evidence comes from"):
+ * 1. the heading names a language, framework or topic of the taxonomy below;
+ * 2. the section names a glob (`*.test.ts`) or a directory (`azure_api/`, "files under crates/")
+ *    that exists in the workspace;
+ * 3. body keywords, only when one family clearly dominates and repeats.
+ * A glob is kept only if it matches at least one workspace file (picomatch, `dot: true`).
+ * Anything general (communication, principles, overview, the preamble) or spread over
+ * unrelated languages stays repository-wide: `applyTo: null`.
+ */
+import picomatch from 'picomatch';
+import type { ScopeResult } from './types.js';
+
+/** Only the first this-many characters of a section are scanned (a 10 MB section costs the same as a 64 KB one). */
+export const SCAN_CAP = 64 * 1024;
+
+export interface Topic {
+  id: string;
+  /** Display name, also the title of proposed topic sections. */
+  name: string;
+  /** Related topics share a family (TypeScript and React are both `js`). */
+  family: string;
+  /** Programming language or framework (as opposed to a concern such as tests or CI). */
+  language: boolean;
+  /** Heading match: strong evidence on its own. */
+  heading: RegExp;
+  /** Heading match that counts only when the body has one of this topic's keywords too. */
+  headingNeedsBody?: RegExp;
+  /** Body keywords (lower case; two words allowed) by weight. */
+  primary: readonly string[];
+  secondary?: readonly string[];
+  weak?: readonly string[];
+  /** Fence info strings (```ts) that count as a body signal. */
+  fences?: readonly string[];
+  globs: readonly string[];
+  /** Globs the section itself mentions replace the defaults when they match this (tests: `*.test.ts`). */
+  prefersMentioned?: RegExp;
+}
+
+/** Word-bounded, case-insensitive alternation (`#`, `+` and `.` count as part of a word: C#, C++, .NET). */
+function words(...alts: string[]): RegExp {
+  return new RegExp(`(?<![A-Za-z0-9_#+])(?:${alts.join('|')})(?![A-Za-z0-9_#+])`, 'i');
+}
+
+const W_PRIMARY = 2;
+const W_SECONDARY = 1;
+const W_WEAK = 0.5;
+
+export const TOPICS: readonly Topic[] = [
+  {
+    id: 'typescript', name: 'TypeScript', family: 'js', language: true,
+    heading: words('typescript', 'ts', 'tsx', 'tsconfig'),
+    primary: ['typescript'], secondary: ['tsconfig', 'tsconfig.json', 'tsc', '.ts', '.tsx', 'tsx', 'type-check', 'typecheck'],
+    fences: ['ts', 'typescript', 'tsx'],
+    globs: ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'],
+  },
+  {
+    id: 'javascript', name: 'JavaScript', family: 'js', language: true,
+    heading: words('javascript', 'js', 'node', 'node\\.js', 'nodejs', 'ecmascript'),
+    primary: ['javascript', 'node.js', 'nodejs'], secondary: ['.js', '.mjs', '.cjs', 'commonjs', 'ecmascript'],
+    fences: ['js', 'javascript', 'jsx', 'mjs', 'cjs'],
+    globs: ['**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs'],
+  },
+  {
+    id: 'react', name: 'React', family: 'js', language: true,
+    heading: words('react', 'react native', 'jsx', 'next\\.js', 'nextjs', 'remix'),
+    primary: ['react', 'next.js', 'nextjs', 'jsx'], secondary: ['usestate', 'useeffect', 'usememo', 'usecallback', 'react-dom', 'tsx'],
+    weak: ['hooks', 'components'],
+    fences: ['jsx', 'tsx'],
+    globs: ['**/*.tsx', '**/*.jsx'],
+  },
+  {
+    id: 'vue', name: 'Vue', family: 'js', language: true,
+    heading: words('vue', 'vue\\.js', 'vuejs', 'nuxt'),
+    primary: ['vue', 'vue.js', 'vuejs', 'nuxt'], secondary: ['pinia', '.vue'],
+    fences: ['vue'],
+    globs: ['**/*.vue'],
+  },
+  {
+    id: 'angular', name: 'Angular', family: 'js', language: true,
+    heading: words('angular'),
+    primary: ['angular'], secondary: ['ngmodule', 'rxjs'],
+    globs: ['**/*.ts', '**/*.html'],
+  },
+  {
+    id: 'svelte', name: 'Svelte', family: 'js', language: true,
+    heading: words('svelte', 'sveltekit'),
+    primary: ['svelte', 'sveltekit'], secondary: ['.svelte'],
+    fences: ['svelte'],
+    globs: ['**/*.svelte'],
+  },
+  {
+    id: 'python', name: 'Python', family: 'py', language: true,
+    heading: words('python', 'py', 'django', 'flask', 'fastapi', 'pydantic', 'jupyter'),
+    primary: ['python', 'django', 'flask', 'fastapi'],
+    secondary: ['pip', 'poetry', 'ruff', 'mypy', 'pyproject.toml', 'requirements.txt', 'venv', 'virtualenv', 'pydantic', 'numpy', 'pandas', '.py', 'pylint', 'pyright', '__init__.py'],
+    fences: ['python', 'py', 'python3'],
+    globs: ['**/*.py'],
+  },
+  {
+    id: 'go', name: 'Go', family: 'go', language: true,
+    heading: /(?<![A-Za-z0-9_#+])(?:Go|[Gg]olang)(?![A-Za-z0-9_#+])/,
+    primary: ['golang', 'go.mod', 'goroutine', 'goroutines', 'gofmt'], secondary: ['go.sum', '.go', 'go test', 'go build', 'go vet', 'go run'],
+    fences: ['go', 'golang'],
+    globs: ['**/*.go'],
+  },
+  {
+    id: 'rust', name: 'Rust', family: 'rust', language: true,
+    heading: words('rust', 'cargo'),
+    primary: ['rust', 'cargo', 'cargo.toml'], secondary: ['clippy', 'rustfmt', '.rs', 'crate', 'crates', 'tokio', 'serde'],
+    fences: ['rust', 'rs'],
+    globs: ['**/*.rs'],
+  },
+  {
+    id: 'java', name: 'Java', family: 'jvm', language: true,
+    heading: words('java', 'spring', 'spring boot', 'maven', 'gradle', 'jdk'),
+    primary: ['java', 'spring', 'maven'], secondary: ['gradle', 'pom.xml', '.java', 'jdk', 'jvm', 'lombok'],
+    fences: ['java'],
+    globs: ['**/*.java'],
+  },
+  {
+    id: 'kotlin', name: 'Kotlin', family: 'jvm', language: true,
+    heading: words('kotlin'),
+    primary: ['kotlin'], secondary: ['.kt', '.kts', 'ktlint'],
+    fences: ['kotlin', 'kt'],
+    globs: ['**/*.kt', '**/*.kts'],
+  },
+  {
+    id: 'scala', name: 'Scala', family: 'jvm', language: true,
+    heading: words('scala', 'sbt'),
+    primary: ['scala'], secondary: ['sbt', '.scala'],
+    fences: ['scala'],
+    globs: ['**/*.scala', '**/*.sbt'],
+  },
+  {
+    id: 'csharp', name: 'C#', family: 'dotnet', language: true,
+    heading: words('c#', 'csharp', '\\.net', 'dotnet', 'asp\\.net', 'asp\\.net core', 'blazor', 'ef core', 'entity framework', 'wpf', 'maui'),
+    primary: ['c#', 'csharp', '.net', 'dotnet', 'asp.net', 'blazor'], secondary: ['nuget', 'csproj', '.csproj', '.cs', 'linq', 'razor'],
+    fences: ['cs', 'csharp', 'c#'],
+    globs: ['**/*.cs', '**/*.razor'],
+  },
+  {
+    id: 'cpp', name: 'C/C++', family: 'c', language: true,
+    heading: /(?<![A-Za-z0-9_#+])(?:c\+\+|cpp|c\/c\+\+|cmake)(?![A-Za-z0-9_#+])|^\s*c\s*$|(?<![A-Za-z0-9_#+/])c (?:code|language|sources?)\b/i,
+    primary: ['c++', 'cpp', 'cmake'], secondary: ['cmakelists.txt', '.cpp', '.hpp', '.cc', '.h'],
+    fences: ['c', 'cpp', 'c++', 'cc', 'h', 'hpp'],
+    globs: ['**/*.c', '**/*.h', '**/*.cpp', '**/*.hpp', '**/*.cc', '**/*.cxx'],
+  },
+  {
+    id: 'ruby', name: 'Ruby', family: 'ruby', language: true,
+    heading: words('ruby', 'rails', 'ruby on rails'),
+    primary: ['ruby', 'rails', 'gemfile'], secondary: ['.rb', 'rake', 'bundler', 'erb', 'rubocop'],
+    fences: ['ruby', 'rb'],
+    globs: ['**/*.rb', '**/*.erb'],
+  },
+  {
+    id: 'php', name: 'PHP', family: 'php', language: true,
+    heading: words('php', 'laravel', 'symfony', 'wordpress'),
+    primary: ['php', 'laravel', 'symfony', 'wordpress'], secondary: ['composer.json', '.php', 'artisan'],
+    fences: ['php'],
+    globs: ['**/*.php'],
+  },
+  {
+    id: 'swift', name: 'Swift', family: 'swift', language: true,
+    heading: words('swift', 'swiftui'),
+    primary: ['swift', 'swiftui'], secondary: ['xcode', '.swift', 'cocoapods'],
+    fences: ['swift'],
+    globs: ['**/*.swift'],
+  },
+  {
+    id: 'dart', name: 'Dart', family: 'dart', language: true,
+    heading: words('dart', 'flutter'),
+    primary: ['dart', 'flutter'], secondary: ['pubspec.yaml', '.dart'],
+    fences: ['dart'],
+    globs: ['**/*.dart'],
+  },
+  {
+    id: 'elixir', name: 'Elixir', family: 'elixir', language: true,
+    heading: words('elixir', 'phoenix'),
+    primary: ['elixir'], secondary: ['mix.exs', '.ex', '.exs'],
+    fences: ['elixir', 'ex'],
+    globs: ['**/*.ex', '**/*.exs'],
+  },
+  {
+    id: 'lua', name: 'Lua', family: 'lua', language: true,
+    heading: words('lua'),
+    primary: ['lua'], secondary: ['.lua'],
+    fences: ['lua'],
+    globs: ['**/*.lua'],
+  },
+  {
+    id: 'r', name: 'R', family: 'r', language: true,
+    heading: /^\s*r\s*$|(?<![A-Za-z0-9_#+])(?:r (?:code|language|scripts?|packages?)|rmarkdown|tidyverse|quarto)(?![A-Za-z0-9_#+])/i,
+    primary: ['tidyverse', 'ggplot2', 'rmarkdown'], secondary: ['.rmd', 'cran', 'dplyr'],
+    fences: ['r'],
+    globs: ['**/*.R', '**/*.r', '**/*.Rmd', '**/*.qmd'],
+  },
+  {
+    id: 'shell', name: 'Shell', family: 'shell', language: true,
+    heading: words('shell', 'bash', 'zsh', 'shell scripts?', 'sh'),
+    primary: ['bash', 'shellcheck', 'zsh', 'shell script', 'shell scripts'], secondary: ['.sh'],
+    fences: ['sh', 'bash', 'shell', 'zsh'],
+    globs: ['**/*.sh', '**/*.bash', '**/*.zsh'],
+  },
+  {
+    id: 'powershell', name: 'PowerShell', family: 'powershell', language: true,
+    heading: words('powershell', 'pwsh', 'ps1'),
+    primary: ['powershell', 'pwsh'], secondary: ['.ps1', '.psm1', 'cmdlet', 'cmdlets'],
+    fences: ['powershell', 'pwsh', 'ps1'],
+    globs: ['**/*.ps1', '**/*.psm1', '**/*.psd1'],
+  },
+  {
+    id: 'sql', name: 'SQL', family: 'sql', language: false,
+    heading: words('sql', 't-sql', 'postgres', 'postgresql', 'mysql', 'sqlite', 'plpgsql', 'databases?', 'database migrations?'),
+    primary: ['sql', 'postgres', 'postgresql', 'mysql', 'sqlite', 't-sql'], secondary: ['.sql', 'plpgsql'],
+    weak: ['migrations', 'queries'],
+    fences: ['sql', 'pgsql', 'plpgsql'],
+    globs: ['**/*.sql'],
+  },
+  {
+    id: 'css', name: 'CSS', family: 'css', language: false,
+    heading: words('css', 'scss', 'sass', 'less', 'stylesheets?', 'styling', 'tailwind', 'tailwind css', 'styled-components'),
+    primary: ['css', 'scss', 'sass', 'tailwind', 'stylesheet', 'stylesheets'], secondary: ['.css', '.scss', 'styled-components'],
+    fences: ['css', 'scss', 'sass', 'less'],
+    globs: ['**/*.css', '**/*.scss', '**/*.sass', '**/*.less'],
+  },
+  {
+    id: 'html', name: 'HTML', family: 'html', language: false,
+    heading: words('html'),
+    primary: ['html'], secondary: ['.html'],
+    fences: ['html'],
+    globs: ['**/*.html', '**/*.htm'],
+  },
+  {
+    id: 'tests', name: 'Testing', family: 'tests', language: false,
+    heading: words('tests?', 'testing', 'unit tests?', 'specs?', 'vitest', 'jest', 'pytest', 'mocha', 'junit', 'xunit', 'nunit', 'rspec', 'playwright', 'cypress', 'e2e', 'end-to-end', 'tdd', 'test coverage'),
+    primary: ['vitest', 'jest', 'pytest', 'mocha', 'junit', 'xunit', 'nunit', 'rspec', 'playwright', 'cypress', 'phpunit', 'unit test', 'unit tests', 'test file', 'test files', 'test suite', 'test case', 'test cases', 'integration tests', 'e2e', 'tdd'],
+    weak: ['test', 'tests', 'testing', 'mock', 'mocks', 'coverage', 'fixtures', 'assertions'],
+    globs: [], // chosen per family, see TEST_GLOBS
+    prefersMentioned: /test|spec|__tests__|e2e/i,
+  },
+  {
+    id: 'docs', name: 'Documentation', family: 'docs', language: false,
+    heading: words('markdown', 'readme', 'mdx', 'changelog', 'docusaurus', 'mkdocs'),
+    headingNeedsBody: words('docs', 'documentation', 'technical writing'),
+    primary: ['markdown', 'readme', 'readme.md', 'mdx', 'docusaurus', 'mkdocs', 'changelog', 'commonmark'], secondary: ['.md', '.mdx'],
+    weak: ['docs', 'documentation'],
+    fences: ['markdown', 'md'],
+    globs: ['**/*.md', '**/*.mdx'],
+    prefersMentioned: /\.mdx?$|\.mdx?\}?$|(^|\/)docs?\//i,
+  },
+  {
+    id: 'ci', name: 'CI', family: 'ci', language: false,
+    heading: words('ci', 'ci/cd', 'cicd', 'continuous integration', 'continuous delivery', 'continuous deployment', 'github actions', 'actions workflows?', 'github workflows?', 'gitlab ci', 'azure pipelines', 'azure devops pipelines?', 'pipelines', 'build pipelines?', 'jenkins', 'circleci'),
+    primary: ['github actions', 'workflow files', '.github/workflows', 'ci/cd', 'gitlab-ci', 'jenkins', 'circleci', 'runs-on'],
+    secondary: ['workflows', 'ci', 'actions/checkout', 'pipelines'],
+    weak: ['pipeline', 'workflow'],
+    globs: ['.github/workflows/**', '**/.gitlab-ci.yml', '**/azure-pipelines*.yml', '.circleci/**', '**/Jenkinsfile', '.buildkite/**'],
+    prefersMentioned: /workflow|pipeline|\.github\/|gitlab|circleci|jenkins/i,
+  },
+  {
+    id: 'docker', name: 'Docker', family: 'containers', language: false,
+    heading: words('docker', 'dockerfiles?', 'containers?', 'docker compose', 'podman'),
+    primary: ['docker', 'dockerfile', 'docker-compose', 'docker compose', 'podman'], secondary: ['container', 'containers', 'compose.yaml', '.dockerignore'],
+    fences: ['dockerfile', 'docker'],
+    globs: ['**/Dockerfile', '**/Dockerfile.*', '**/*.dockerfile', '**/docker-compose*.yml', '**/docker-compose*.yaml', '**/compose.yml', '**/compose.yaml'],
+  },
+  {
+    id: 'terraform', name: 'Terraform', family: 'iac', language: false,
+    heading: words('terraform', 'opentofu', 'hcl'),
+    primary: ['terraform', 'opentofu'], secondary: ['.tf', '.tfvars', 'hcl', 'tflint'],
+    fences: ['terraform', 'hcl', 'tf'],
+    globs: ['**/*.tf', '**/*.tfvars'],
+  },
+  {
+    id: 'bicep', name: 'Bicep', family: 'iac', language: false,
+    heading: words('bicep', 'arm templates?'),
+    primary: ['bicep'], secondary: ['.bicep', '.bicepparam'],
+    fences: ['bicep'],
+    globs: ['**/*.bicep', '**/*.bicepparam'],
+  },
+  {
+    id: 'kubernetes', name: 'Kubernetes', family: 'k8s', language: false,
+    heading: words('kubernetes', 'k8s', 'helm', 'kustomize'),
+    primary: ['kubernetes', 'k8s', 'helm', 'kubectl', 'kustomize'], secondary: ['chart.yaml', 'kustomization.yaml'],
+    globs: ['**/k8s/**', '**/kubernetes/**', '**/charts/**', '**/helm/**', '**/manifests/**', '**/kustomization.yaml'],
+  },
+  {
+    id: 'infra', name: 'Infrastructure', family: 'iac', language: false,
+    heading: words('infrastructure', 'infra', 'iac', 'infrastructure as code'),
+    primary: ['infrastructure as code', 'iac'], secondary: ['infrastructure'],
+    globs: ['infra/**', 'infrastructure/**', '**/*.tf', '**/*.bicep'],
+  },
+  {
+    id: 'copilot', name: 'Copilot customization', family: 'copilot', language: false,
+    heading: words('copilot customi[sz]ation', 'instructions? files?', '\\.instructions\\.md', 'prompt files?', '\\.prompt\\.md', 'chat ?modes?', 'custom agents?', 'agent skills?', 'skill files?'),
+    primary: ['.instructions.md', '.prompt.md', '.agent.md', 'skill.md', '.chatmode.md', 'prompt files', 'instruction files'],
+    globs: ['**/*.instructions.md', '**/*.prompt.md', '**/*.agent.md', '**/*.chatmode.md', '**/SKILL.md'],
+  },
+  {
+    id: 'make', name: 'Makefile', family: 'build', language: false,
+    heading: words('makefiles?', 'gnu make'),
+    primary: ['makefile', 'makefiles'], secondary: ['.mk'],
+    fences: ['make', 'makefile'],
+    globs: ['**/Makefile', '**/makefile', '**/GNUmakefile', '**/*.mk'],
+  },
+  {
+    id: 'proto', name: 'Protocol Buffers', family: 'proto', language: false,
+    heading: words('protobuf', 'protocol buffers', 'grpc', '\\.proto'),
+    primary: ['protobuf', 'grpc', 'protoc'], secondary: ['.proto', 'buf.yaml'],
+    fences: ['proto', 'protobuf'],
+    globs: ['**/*.proto'],
+  },
+  {
+    id: 'graphql', name: 'GraphQL', family: 'graphql', language: false,
+    heading: words('graphql'),
+    primary: ['graphql'], secondary: ['.graphql', '.gql'],
+    fences: ['graphql', 'gql'],
+    globs: ['**/*.graphql', '**/*.gql'],
+  },
+  {
+    id: 'notebooks', name: 'Notebooks', family: 'notebooks', language: false,
+    heading: words('jupyter', 'notebooks?', 'ipynb'),
+    primary: ['jupyter', 'ipynb', '.ipynb'], weak: ['notebook', 'notebooks'],
+    globs: ['**/*.ipynb'],
+  },
+];
+
+/** Test file patterns per language family, the way people write them (see corpus/applyto-survey.tsv). */
+const TEST_GLOBS: Readonly<Record<string, readonly string[]>> = {
+  js: ['**/*.test.ts', '**/*.test.tsx', '**/*.spec.ts', '**/*.spec.tsx', '**/*.test.js', '**/*.test.jsx', '**/*.spec.js', '**/*.test.mjs'],
+  py: ['**/test_*.py', '**/*_test.py', '**/conftest.py'],
+  go: ['**/*_test.go'],
+  jvm: ['**/*Test.java', '**/*Tests.java', '**/*IT.java', '**/*Test.kt'],
+  dotnet: ['**/*Tests.cs', '**/*Test.cs'],
+  ruby: ['**/*_spec.rb', '**/*_test.rb'],
+  php: ['**/*Test.php'],
+  swift: ['**/*Tests.swift'],
+  dart: ['**/*_test.dart'],
+  rust: ['tests/**/*.rs'],
+};
+const TEST_DIRS: readonly string[] = ['tests/**', 'test/**', '__tests__/**', 'spec/**', 'e2e/**'];
+/** Keywords that say which language's tests a section means. */
+const TEST_HINTS: Readonly<Record<string, string>> = {
+  vitest: 'js', jest: 'js', mocha: 'js', playwright: 'js', cypress: 'js', pytest: 'py', junit: 'jvm', xunit: 'dotnet', nunit: 'dotnet', rspec: 'ruby', phpunit: 'php', 'go test': 'go', 'cargo test': 'rust',
+};
+
+/**
+ * Headings that are about how to work rather than where: they stay repository-wide unless the
+ * heading also names a language or topic ("General TypeScript rules" is still TypeScript).
+ */
+const GENERAL_RE = words(
+  'general', 'overview', 'introduction', 'intro', 'about', 'communication', 'tone', 'style guide', 'principles?', 'philosophy', 'persona', 'role',
+  'behaviou?r', 'responses?', 'answers?', 'conversation', 'always', 'never', 'important', 'rules', 'guidelines', 'conventions', 'best practices',
+  'summary', 'context', 'project', 'repository', 'repo', 'architecture', 'structure', 'layout', 'getting started', 'setup', 'commands', 'workflow',
+  'git', 'commits?', 'pull requests?', 'prs?', 'code review', 'reviews?', 'security', 'performance', 'naming', 'formatting', 'errors?', 'error handling',
+  'logging', 'dependencies', 'license', 'contributing', 'checklist', 'notes?', 'faq', 'glossary', 'terminology', 'tasks?', 'instructions', 'language',
+  'coding standards', 'code style', 'quality', 'do not', "don'?t", 'must', 'critical', 'basics', 'misc', 'miscellaneous', 'other',
+);
+
+const EVERYWHERE = new Set(['*', '**', '**/*', '**/**', '*/**', '**/*.*', './**']);
+
+// ---------------------------------------------------------------- keyword dictionary
+
+interface Hit {
+  topic: number;
+  weight: number;
+}
+const DICT = new Map<string, Hit[]>();
+function addKw(kw: string, topic: number, weight: number): void {
+  const list = DICT.get(kw) ?? [];
+  if (!list.some((h) => h.topic === topic)) list.push({ topic, weight });
+  DICT.set(kw, list);
+}
+TOPICS.forEach((t, i) => {
+  for (const k of t.primary) addKw(k, i, W_PRIMARY);
+  for (const k of t.secondary ?? []) addKw(k, i, W_SECONDARY);
+  for (const k of t.weak ?? []) addKw(k, i, W_WEAK);
+});
+const FENCE_DICT = new Map<string, number[]>();
+TOPICS.forEach((t, i) => {
+  for (const f of t.fences ?? []) FENCE_DICT.set(f, [...(FENCE_DICT.get(f) ?? []), i]);
+});
+
+const TOKEN_RE = /[A-Za-z0-9][A-Za-z0-9_+#.\-/]*/g;
+
+export interface TopicScore {
+  topic: number;
+  score: number;
+  /** keyword -> occurrences (capped), in first-seen order. */
+  keywords: Map<string, number>;
+}
+
+interface Mention {
+  raw: string;
+  kind: 'glob' | 'dir';
+  /** Normalised: glob relative to the root, or a directory path without trailing slash. */
+  value: string;
+}
+
+interface TextScan {
+  scores: Map<number, TopicScore>;
+  mentions: Mention[];
+}
+
+/** Occurrences of one keyword counted at most this often: repetition of one word is not a broad signal. */
+const KW_CAP = 3;
+
+function addScore(scores: Map<number, TopicScore>, topic: number, kw: string, weight: number): void {
+  let s = scores.get(topic);
+  if (!s) {
+    s = { topic, score: 0, keywords: new Map() };
+    scores.set(topic, s);
+  }
+  const n = s.keywords.get(kw) ?? 0;
+  if (n >= KW_CAP) return;
+  s.keywords.set(kw, n + 1);
+  s.score += weight;
+}
+
+function scoreTokens(prose: string, scores: Map<number, TopicScore>): void {
+  TOKEN_RE.lastIndex = 0;
+  let prev = '';
+  let prevEnd = -2;
+  for (let m = TOKEN_RE.exec(prose); m; m = TOKEN_RE.exec(prose)) {
+    let tok = m[0].toLowerCase();
+    while (tok.length > 1 && /[.\-_/]$/.test(tok)) tok = tok.slice(0, -1);
+    // `ci/cd`, `.github/workflows` and `node.js` are single tokens; `src/api/x.ts` is not a keyword.
+    let hits = DICT.get(tok);
+    let kw = tok;
+    if (!hits && m.index > 0 && prose.charCodeAt(m.index - 1) === 46 /* . */) {
+      hits = DICT.get(`.${tok}`);
+      kw = `.${tok}`;
+    }
+    if (hits) for (const h of hits) addScore(scores, h.topic, kw, h.weight);
+    else if (tok.includes('/')) {
+      // `TypeScript/React` names both; path segments (`src/api`) rarely hit the dictionary.
+      for (const part of tok.split('/')) {
+        const ph = part ? DICT.get(part) : undefined;
+        if (ph) for (const h of ph) addScore(scores, h.topic, part, h.weight);
+      }
+    }
+    if (prevEnd === m.index - 1 && prev) {
+      const bi = `${prev} ${tok}`;
+      const bh = DICT.get(bi);
+      if (bh) for (const h of bh) addScore(scores, h.topic, bi, h.weight);
+    }
+    prev = tok;
+    prevEnd = m.index + m[0].length;
+  }
+}
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)/;
+
+/** Split off fenced code (its content says little about scope; its info string does). */
+function proseOf(text: string, scores: Map<number, TopicScore> | null): string {
+  if (!text.includes('```') && !text.includes('~~~')) return text;
+  const lines = text.split(/\r\n|\r|\n/);
+  const out: string[] = [];
+  let fence: { ch: string; len: number } | null = null;
+  for (const line of lines) {
+    if (fence) {
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
+      if (close && close[1]![0] === fence.ch && close[1]!.length >= fence.len) fence = null;
+      continue;
+    }
+    const open = FENCE_OPEN.exec(line);
+    if (open) {
+      const marker = open[1]!;
+      fence = { ch: marker[0]!, len: marker.length };
+      const info = (open[2] ?? '').toLowerCase();
+      if (scores && info) for (const t of FENCE_DICT.get(info) ?? []) addScore(scores, t, `\`\`\`${info}`, W_SECONDARY);
+      continue;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+const PATHY_RE = /[^\s`'"()<>[\]|;]*[/*][^\s`'"()<>[\]|;]*/g;
+const BACKTICK_RE = /`([^`\s]{1,200})`/g;
+const SAFE_GLOB = /^[\w.\-/*{},?[\]!@+]+$/;
+const EXT_GLOB = /^\*{1,2}[\w-]*\.[\w.{},-]+$/;
+const DIR_TOKEN = /^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)*\/$/;
+
+function normaliseGlob(raw: string): string | null {
+  let g = raw.replace(/^\.\//, '').replace(/^\/+/, '');
+  if (!g || g.includes('\\') || g.split('/').some((seg) => seg === '..' || seg === '.')) return null;
+  if (!g.includes('/')) g = `**/${g}`;
+  return g;
+}
+
+function collectMentions(prose: string): Mention[] {
+  const seen = new Set<string>();
+  const out: Mention[] = [];
+  const push = (m: Mention): void => {
+    const key = `${m.kind}:${m.value}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(m);
+  };
+  PATHY_RE.lastIndex = 0;
+  for (let m = PATHY_RE.exec(prose); m; m = PATHY_RE.exec(prose)) {
+    const raw = m[0].replace(/[.,:;!?]+$/, '');
+    if (raw.length < 2 || raw.length > 200 || raw.includes('://')) continue;
+    if (raw.includes('*')) {
+      if (!SAFE_GLOB.test(raw)) continue;
+      if (!raw.includes('/') && !EXT_GLOB.test(raw)) continue; // `*emphasis*`, `**bold**`
+      const g = normaliseGlob(raw);
+      if (g) push({ raw, kind: 'glob', value: g });
+    } else if (DIR_TOKEN.test(raw)) {
+      const d = raw.replace(/^\.\//, '').replace(/\/+$/, '');
+      if (d && d !== '.' && !d.split('/').includes('..')) push({ raw, kind: 'dir', value: d });
+    }
+  }
+  // `src/api` in backticks, without a trailing slash, may still be a directory: checked against the index later.
+  BACKTICK_RE.lastIndex = 0;
+  for (let m = BACKTICK_RE.exec(prose); m; m = BACKTICK_RE.exec(prose)) {
+    const raw = m[1]!;
+    if (raw.includes('*') || raw.endsWith('/') || raw.includes('://')) continue;
+    if (/^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)*$/.test(raw) && !raw.split('/').includes('..')) {
+      const d = raw.replace(/^\.\//, '');
+      if (d && d !== '.') push({ raw, kind: 'dir', value: d });
+    }
+  }
+  return out;
+}
+
+function scan(text: string, withMentions: boolean): TextScan {
+  const capped = text.length > SCAN_CAP ? text.slice(0, SCAN_CAP) : text;
+  const scores = new Map<number, TopicScore>();
+  const prose = proseOf(capped, scores);
+  scoreTokens(prose, scores);
+  return { scores, mentions: withMentions ? collectMentions(prose) : [] };
+}
+
+// ---------------------------------------------------------------- file index
+
+interface GlobStat {
+  count: number;
+  first: string | null;
+}
+interface FileIndex {
+  files: readonly string[];
+  globs: Map<string, GlobStat>;
+  /** Directory path -> number of files under it (lazy). */
+  dirs: Map<string, number> | null;
+  /** Normalised directory name (`azure-api`) -> directory paths, shallowest first (lazy). */
+  byName: Map<string, string[]> | null;
+}
+
+/** Keyed on the array itself: the snapshot's `files` is one array for every section of a plan. Do not mutate it. */
+const INDEXES = new WeakMap<readonly string[], FileIndex>();
+const MATCHERS = new Map<string, (p: string) => boolean>();
+
+function indexOf(files: readonly string[]): FileIndex {
+  let idx = INDEXES.get(files);
+  if (!idx) {
+    idx = { files, globs: new Map(), dirs: null, byName: null };
+    INDEXES.set(files, idx);
+  }
+  return idx;
+}
+
+function matcher(glob: string): (p: string) => boolean {
+  let m = MATCHERS.get(glob);
+  if (!m) {
+    if (MATCHERS.size > 5000) MATCHERS.clear();
+    try {
+      m = picomatch(glob, { dot: true });
+    } catch {
+      m = () => false;
+    }
+    MATCHERS.set(glob, m);
+  }
+  return m;
+}
+
+const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
+
+/** How many files a glob matches and the first of them. Literal fast paths agree with picomatch (`dot: true`). */
+export function globStat(files: readonly string[], glob: string): GlobStat {
+  const idx = indexOf(files);
+  const cached = idx.globs.get(glob);
+  if (cached) return cached;
+  let test: (p: string) => boolean;
+  const suffix = /^\*\*\/\*([^/]*)$/.exec(glob);
+  const under = /^([^*?[\]{}()!+@\\]+)\/\*\*$/.exec(glob);
+  if (suffix && !GLOB_CHARS.test(suffix[1]!)) {
+    const s = suffix[1]!;
+    test = (p) => {
+      const slash = p.lastIndexOf('/');
+      return p.length - slash - 1 >= s.length && p.endsWith(s);
+    };
+  } else if (under) {
+    const d = under[1]!;
+    const prefix = `${d}/`;
+    test = (p) => p === d || p.startsWith(prefix);
+  } else if (!GLOB_CHARS.test(glob)) {
+    test = (p) => p === glob;
+  } else {
+    test = matcher(glob);
+  }
+  let count = 0;
+  let first: string | null = null;
+  for (const f of files) {
+    if (test(f)) {
+      count++;
+      if (first === null) first = f;
+    }
+  }
+  const stat = { count, first };
+  idx.globs.set(glob, stat);
+  return stat;
+}
+
+function dirIndex(idx: FileIndex): { dirs: Map<string, number>; byName: Map<string, string[]> } {
+  if (!idx.dirs || !idx.byName) {
+    const dirs = new Map<string, number>();
+    for (const f of idx.files) {
+      let i = f.indexOf('/');
+      while (i > 0) {
+        const d = f.slice(0, i);
+        dirs.set(d, (dirs.get(d) ?? 0) + 1);
+        i = f.indexOf('/', i + 1);
+      }
+    }
+    const byName = new Map<string, string[]>();
+    for (const d of [...dirs.keys()].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0))) {
+      const name = normName(d.slice(d.lastIndexOf('/') + 1));
+      const list = byName.get(name);
+      if (list) list.push(d);
+      else byName.set(name, [d]);
+    }
+    idx.dirs = dirs;
+    idx.byName = byName;
+  }
+  return { dirs: idx.dirs, byName: idx.byName };
+}
+
+function depth(p: string): number {
+  let n = 0;
+  for (let i = 0; i < p.length; i++) if (p.charCodeAt(i) === 47) n++;
+  return n;
+}
+
+function normName(s: string): string {
+  return s.toLowerCase().replace(/[-_ .]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/** A directory glob that covers nearly every file is not a scope. */
+function coversAlmostAll(files: readonly string[], count: number): boolean {
+  return files.length >= 10 && count >= files.length * 0.9;
+}
+
+/** Resolve a mentioned directory (`azure_api`, `src/api`) to a glob over an existing directory, or null. */
+function resolveDir(idx: FileIndex, path: string): string | null {
+  const { dirs, byName } = dirIndex(idx);
+  if (dirs.has(path)) return `${path}/**`;
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  const candidates = (byName.get(normName(last)) ?? []).filter((d) => d === path || d.endsWith(`/${path}`));
+  if (candidates.length === 1) return `${candidates[0]}/**`;
+  if (candidates.length > 1) return `**/${path}/**`;
+  return null;
+}
+
+// ---------------------------------------------------------------- inference
+
+function quote(s: string): string {
+  return JSON.stringify(s.length > 80 ? `${s.slice(0, 77)}...` : s);
+}
+
+function keywordEvidence(s: TopicScore): string {
+  return `mentions ${[...s.keywords].map(([k, n]) => (n > 1 ? `${quote(k)} ×${n}` : quote(k))).join(', ')}`;
+}
+
+interface Kept {
+  globs: string[];
+  evidence: string[];
+}
+
+/** Keep the globs that match at least one file, with a `file exists` line each; drop duplicates. */
+function keepExisting(files: readonly string[], globs: readonly string[]): Kept & { dropped: string[] } {
+  const out: string[] = [];
+  const evidence: string[] = [];
+  const dropped: string[] = [];
+  for (const g of globs) {
+    if (out.includes(g)) continue;
+    const st = globStat(files, g);
+    if (st.first !== null) {
+      out.push(g);
+      evidence.push(`${st.first} exists (matches ${g})`);
+    } else dropped.push(g);
+  }
+  return { globs: out, evidence, dropped };
+}
+
+function repoWide(evidence: string[]): ScopeResult {
+  return { applyTo: null, evidence };
+}
+
+function finish(files: readonly string[], signal: string[], globs: readonly string[], what: string): ScopeResult {
+  const kept = keepExisting(files, globs);
+  if (kept.globs.length === 0) {
+    const tried = globs.length ? `: no file matches ${[...new Set(globs)].slice(0, 6).join(', ')}` : '';
+    return repoWide([...signal, `no scope: ${what}${tried}`]);
+  }
+  if (kept.globs.some((g) => EVERYWHERE.has(g))) return repoWide([...signal, 'no scope: "**" applies everywhere']);
+  return { applyTo: kept.globs, evidence: [...signal, ...kept.evidence] };
+}
+
+function testGlobs(families: readonly string[]): string[] {
+  const fams = families.length ? families.filter((f) => TEST_GLOBS[f]) : Object.keys(TEST_GLOBS);
+  return fams.flatMap((f) => [...(TEST_GLOBS[f] ?? [])]);
+}
+
+/**
+ * Infer a section's applyTo. `text` is the section's text (its heading included); `files`
+ * the workspace files. Deterministic; results for globs are cached per `files` array.
+ */
+export function inferScope(section: { title: string; kind: string }, text: string, files: readonly string[]): ScopeResult {
+  if (section.kind === 'preamble') return repoWide(['no scope: the preamble stays repository-wide']);
+  if (section.kind === 'frontmatter') return repoWide(['no scope: front matter stays repository-wide']);
+  const title = section.title.trim().slice(0, 300);
+  const label = section.kind === 'topic' ? 'topic' : 'heading';
+  const idx = indexOf(files);
+  const body = scan(text, true);
+  const head = scan(title, true);
+
+  // 1. Heading names topics of the taxonomy.
+  const hits: number[] = [];
+  TOPICS.forEach((t, i) => {
+    if (t.heading.test(title) || (t.headingNeedsBody?.test(title) && (body.scores.get(i)?.score ?? 0) >= W_SECONDARY)) hits.push(i);
+  });
+  if (hits.length) return fromHeading(title, label, hits, body, head, files);
+
+  // 2. Paths named by the heading, then by the body.
+  const pathSignal = (mentions: Mention[], where: string): Kept & { overview: boolean } => {
+    const globs: string[] = [];
+    const evidence: string[] = [];
+    for (const m of mentions) {
+      if (m.kind === 'glob') {
+        if (EVERYWHERE.has(m.value)) continue;
+        const st = globStat(files, m.value);
+        if (st.first === null) continue;
+        if (!globs.includes(m.value)) {
+          globs.push(m.value);
+          evidence.push(`${where} ${quote(m.raw)}`);
+        }
+      } else {
+        const g = resolveDir(idx, m.value);
+        if (!g) continue;
+        const st = globStat(files, g);
+        if (st.first === null || coversAlmostAll(files, st.count)) continue;
+        if (!globs.includes(g)) {
+          globs.push(g);
+          evidence.push(`${where} ${quote(m.raw)} (directory ${g.replace(/\/\*\*$/, '/')} exists)`);
+        }
+      }
+    }
+    return { globs, evidence, overview: globs.length > 4 };
+  };
+
+  const headPaths = pathSignal(head.mentions, `${label} names`);
+  if (headPaths.globs.length && !headPaths.overview) return finish(files, headPaths.evidence, headPaths.globs, 'paths in the heading');
+
+  if (GENERAL_RE.test(title)) return repoWide([`no scope: general section (${label} ${quote(title)})`]);
+
+  // A heading word that is the name of a directory ("Backend" and backend/).
+  const named = headingDirectories(idx, title);
+  if (named.length) {
+    return finish(files, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory');
+  }
+
+  const bodyPaths = pathSignal(body.mentions, 'mentions');
+  if (bodyPaths.overview) return repoWide([`no scope: mentions ${bodyPaths.globs.length} different paths (an overview)`]);
+  if (bodyPaths.globs.length) return finish(files, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths');
+
+  // 3. Body keywords: one family must clearly dominate, with repeated evidence.
+  return fromBody(body, files);
+}
+
+function headingDirectories(idx: FileIndex, title: string): string[] {
+  const { byName } = dirIndex(idx);
+  const names = new Set<string>();
+  const whole = normName(title);
+  if (whole) names.add(whole);
+  for (const w of title.split(/[^\p{L}\p{N}_-]+/u)) if (w.length >= 3) names.add(normName(w));
+  const out: string[] = [];
+  for (const n of names) {
+    const dirs = byName.get(n);
+    if (!dirs) continue;
+    // Only an unambiguous directory: the shallowest one if it is alone at its depth.
+    const d0 = dirs[0]!;
+    if (dirs.length > 1 && depth(dirs[1]!) === depth(d0)) continue;
+    const g = `${d0}/**`;
+    const st = globStat(idx.files, g);
+    if (st.first === null || coversAlmostAll(idx.files, st.count)) continue;
+    if (!out.includes(g)) out.push(g);
+  }
+  return out.length > 2 ? [] : out;
+}
+
+function fromHeading(
+  title: string,
+  label: string,
+  hits: number[],
+  body: TextScan,
+  head: TextScan,
+  files: readonly string[],
+): ScopeResult {
+  const topics = hits.map((i) => TOPICS[i]!);
+  const families = [...new Set(topics.map((t) => t.family))];
+  const signal = [`${label} ${quote(title)}`];
+  if (families.length > 2) {
+    return repoWide([...signal, `no scope: the ${label} names several unrelated topics (${topics.map((t) => t.name).join(', ')})`]);
+  }
+  for (const i of hits) {
+    const s = body.scores.get(i);
+    if (s && s.keywords.size) signal.push(keywordEvidence(s));
+  }
+  const mentionedGlobs = [...head.mentions, ...body.mentions].filter((m) => m.kind === 'glob' && !EVERYWHERE.has(m.value));
+  const isTests = topics.some((t) => t.id === 'tests');
+  const globs: string[] = [];
+  const mentionedUsed = new Set<string>();
+  const useMentioned = (t: Topic): boolean => {
+    if (!t.prefersMentioned) return false;
+    const ok = mentionedGlobs.filter((m) => t.prefersMentioned!.test(m.value) && globStat(files, m.value).first !== null);
+    for (const m of ok) {
+      if (!mentionedUsed.has(m.value)) signal.push(`mentions ${quote(m.raw)}`);
+      mentionedUsed.add(m.value);
+      globs.push(m.value);
+    }
+    return ok.length > 0;
+  };
+  for (const t of topics) {
+    if (t.id === 'tests') {
+      if (useMentioned(t)) continue;
+      // Languages in the heading say whose tests; else the test tools the body names; else every family.
+      let fams = topics.filter((x) => x.language).map((x) => x.family);
+      if (!fams.length) {
+        const tests = body.scores.get(TOPICS.indexOf(t));
+        fams = [...new Set([...(tests?.keywords.keys() ?? [])].map((k) => TEST_HINTS[k]).filter((f): f is string => !!f))];
+      }
+      let cands = testGlobs(fams).filter((g) => globStat(files, g).first !== null);
+      if (!cands.length && fams.length) cands = testGlobs([]).filter((g) => globStat(files, g).first !== null);
+      if (!cands.length) cands = TEST_DIRS.filter((g) => globStat(files, g).first !== null);
+      globs.push(...cands);
+      continue;
+    }
+    // With tests in the heading, a language only says whose tests ("Python tests" is not every .py file).
+    if (isTests && t.language) continue;
+    if (useMentioned(t)) continue;
+    globs.push(...t.globs);
+  }
+  return finish(files, signal, globs, `no file matches what the ${label} names`);
+}
+
+function fromBody(body: TextScan, files: readonly string[]): ScopeResult {
+  const byFamily = new Map<string, number>();
+  let total = 0;
+  for (const s of body.scores.values()) {
+    const fam = TOPICS[s.topic]!.family;
+    byFamily.set(fam, (byFamily.get(fam) ?? 0) + s.score);
+    total += s.score;
+  }
+  if (total === 0) return repoWide(['no scope: no heading, path or keyword signal']);
+  const ranked = [...byFamily].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const [fam, score] = ranked[0]!;
+  const second = ranked[1]?.[1] ?? 0;
+  const members = [...body.scores.values()].filter((s) => TOPICS[s.topic]!.family === fam && s.score >= W_PRIMARY).sort((a, b) => a.topic - b.topic);
+  const distinct = members.reduce((n, s) => n + s.keywords.size, 0);
+  if (score < 4 || score < total * 0.7 || second >= 2 || distinct < 2 || !members.length) {
+    const names = ranked.filter(([, v]) => v >= 2).map(([f]) => f);
+    return repoWide([
+      names.length > 1 ? `no scope: keywords of several topics (${names.join(', ')})` : 'no scope: no clear keyword signal (body keywords alone need a strong, repeated signal)',
+    ]);
+  }
+  const signal = members.map((s) => `body ${keywordEvidence(s)}`);
+  const globs: string[] = [];
+  for (const s of members) {
+    const t = TOPICS[s.topic]!;
+    if (t.id === 'tests') {
+      const fams = [...new Set([...s.keywords.keys()].map((k) => TEST_HINTS[k]).filter((f): f is string => !!f))];
+      globs.push(...testGlobs(fams));
+    } else globs.push(...t.globs);
+  }
+  return finish(files, signal, globs, 'keywords');
+}
+
+/**
+ * Classify a block of unstructured text (a paragraph, a list item) for topic grouping.
+ * Conservative: a label line (`Testing:`, `**Testing**`) naming a topic is strong; otherwise the
+ * block's keywords must reach 2 (one primary keyword or two secondary ones) and be at least twice
+ * any other family's.
+ */
+export function classifyBlock(text: string): Topic | null {
+  const capped = text.length > SCAN_CAP ? text.slice(0, SCAN_CAP) : text;
+  const firstLine = /^[^\r\n]*/.exec(capped.replace(/^\s+/, ''))?.[0] ?? '';
+  const labelMatch = /^(?:[-*+]\s+|\d{1,9}[.)]\s+)?(?:\*\*|__)?([^*_:\r\n]{1,60}?)(?:\*\*|__)?\s*:|^(?:\*\*|__)([^*_\r\n]{1,60})(?:\*\*|__)\s*$/.exec(firstLine);
+  const scores = scan(capped, false).scores;
+  if (labelMatch) {
+    const label = (labelMatch[1] ?? labelMatch[2] ?? '').trim();
+    if (label && !GENERAL_RE.test(label)) {
+      const hits = TOPICS.map((t, i) => ({ t, i })).filter(({ t }) => t.heading.test(label));
+      if (hits.length === 1 || (hits.length > 1 && new Set(hits.map((h) => h.t.family)).size === 1)) return hits[0]!.t;
+    }
+  }
+  const ranked = [...scores.values()].sort((a, b) => b.score - a.score || a.topic - b.topic);
+  const top = ranked[0];
+  if (!top || top.score < W_PRIMARY) return null;
+  const fam = TOPICS[top.topic]!.family;
+  const other = ranked.find((s) => TOPICS[s.topic]!.family !== fam);
+  if (other && other.score * 2 > top.score) return null;
+  return TOPICS[top.topic]!;
+}

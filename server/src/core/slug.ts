@@ -1,0 +1,51 @@
+/**
+ * File-name slugs for `.github/instructions/<slug>.instructions.md`.
+ *
+ * A slug is `[a-z0-9]+(-[a-z0-9]+)*`: no dot, slash, backslash or leading dash can survive,
+ * so `instructionPath(slug)` can never leave `.github/instructions/` whatever the heading says.
+ * Windows reserves device names even with an extension (`con.instructions.md` cannot be
+ * created there), so those get a suffix.
+ */
+
+const RESERVED = /^(con|prn|aux|nul|clock|com[0-9]|lpt[0-9]|conin|conout)$/;
+
+/** A slug is well-formed: what `slugify` can return. */
+export const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Language names whose punctuation carries the meaning (`C#` must not become `c`). */
+const SPELLED: Array<[RegExp, string]> = [
+  [/(^|[^a-z0-9])c#(?![a-z0-9#])/g, '$1csharp'],
+  [/(^|[^a-z0-9])f#(?![a-z0-9#])/g, '$1fsharp'],
+  [/(^|[^a-z0-9])c\+\+(?![a-z0-9+])/g, '$1cpp'],
+  [/(^|[^a-z0-9])\.net(?![a-z0-9])/g, '$1dotnet'],
+];
+
+export function isReservedSlug(slug: string): boolean {
+  return RESERVED.test(slug);
+}
+
+export function slugify(title: string, maxLen = 48): string {
+  const limit = Math.max(8, Math.floor(maxLen));
+  // Cap the input first: a 10 MB heading must not cost 10 MB of regex work.
+  let s = title.slice(0, limit * 8).normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  for (const [re, to] of SPELLED) s = s.replace(re, to);
+  s = s.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  if (s.length > limit) s = s.slice(0, limit).replace(/-+$/, '');
+  if (s === '') return 'section';
+  if (isReservedSlug(s)) return `${s}-section`;
+  return s;
+}
+
+/**
+ * The first of `base`, `base-2`, `base-3`, … not in `taken`. Slugs are lower case, so put
+ * lower-cased names in `taken` (macOS and Windows file systems compare names case-insensitively).
+ * Pure: the caller adds the result to `taken`.
+ */
+export function uniqueSlug(base: string, taken: ReadonlySet<string>): string {
+  const b = SLUG_RE.test(base) && !isReservedSlug(base) ? base : slugify(base);
+  if (!taken.has(b)) return b;
+  for (let n = 2; ; n++) {
+    const candidate = `${b}-${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
