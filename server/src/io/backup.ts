@@ -1,0 +1,442 @@
+/**
+ * The tar.gz backup of a migration (CONTRACT §6): `.copilot-state/backups/<id>.tar.gz` holding
+ * the current bytes of every path the plan modifies or deletes, and `<id>.manifest.json`
+ * recording each file's SHA-256, size and mode, the paths and folders the migration creates,
+ * and what it writes.
+ *
+ * An archive is never extracted to disk by the tar package: it is gunzipped and parsed in
+ * memory, every entry is checked against the manifest (regular files only, exactly the
+ * listed paths, matching size and SHA-256), and only then are the listed paths written
+ * back, each one resolved through the workspace path guard. A hostile or damaged archive
+ * can therefore make a restore refuse, never write outside the listed files.
+ */
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import * as tar from 'tar';
+import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
+import {
+  MANIFEST_FORMAT,
+  ManifestSchema,
+  MigrationIdSchema,
+  isSafeRelPath,
+  type Manifest,
+  type ManifestBody,
+  type ManifestFile,
+} from '../schemas/manifest.js';
+import type { Plan } from '../schemas/plan.js';
+import { sidecarPath } from './journal.js';
+import { assertRealInside, atomicWriteFile, fsyncDir, resolveInside, stateDir, STATE_DIR } from './workspace.js';
+
+const gunzip = promisify(zlib.gunzip);
+
+export const BACKUPS_DIR = 'backups';
+
+export function backupsDir(root: string): string {
+  return path.join(stateDir(root), BACKUPS_DIR);
+}
+
+/** Workspace-relative POSIX paths of a migration's archive and manifest. */
+export function backupRelPaths(migrationId: string): { archive: string; manifest: string } {
+  return {
+    archive: `${STATE_DIR}/${BACKUPS_DIR}/${migrationId}.tar.gz`,
+    manifest: `${STATE_DIR}/${BACKUPS_DIR}/${migrationId}.manifest.json`,
+  };
+}
+
+function manifestFile(root: string, migrationId: string): string {
+  return path.join(backupsDir(root), `${migrationId}.manifest.json`);
+}
+
+/** SHA-256 of the canonical JSON of the manifest without its `sha256` member. */
+export function manifestHash(body: ManifestBody | Manifest): string {
+  const { sha256: _drop, ...rest } = body as Manifest;
+  void _drop;
+  return sha256Hex(canonicalJson(rest));
+}
+
+export type VerifyResult = { ok: true } | { ok: false; reason: string; code: typeof ErrorCode.BACKUP_CORRUPT | typeof ErrorCode.BACKUP_MISSING };
+
+const CORRUPT_NEXT = 'Restore .copilot-state/backups/ from a copy, or restore the instruction files from version control.';
+
+function assertMigrationId(migrationId: string): void {
+  if (!MigrationIdSchema.safeParse(migrationId).success) {
+    throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${migrationId}" is not a valid migration id.`, {
+      next: 'Use the migrationId returned by onboarding_migrate (see copilot-onboarding status).',
+    });
+  }
+}
+
+/** Regular-file bytes of a workspace path, refusing symlinks and anything whose real location is outside. */
+async function readRegular(root: string, rel: string): Promise<{ bytes: Buffer; mode: number }> {
+  const abs = resolveInside(root, rel);
+  await assertRealInside(root, abs);
+  const st = await fsp.lstat(abs);
+  if (!st.isFile()) {
+    throw new OnboardingError(ErrorCode.SOURCE_REFUSED, `${rel} is not a regular file (symlink, folder or device), so it is not backed up or changed. Nothing was changed.`, {
+      next: 'Replace it with a regular file and run onboarding_propose again.',
+    });
+  }
+  return { bytes: await fsp.readFile(abs), mode: st.mode & 0o7777 };
+}
+
+/** Folders (workspace-relative, parents first) that do not exist yet and must be made to create `rels`. */
+async function missingDirs(root: string, rels: string[]): Promise<string[]> {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const rel of rels) {
+    const segs = rel.split('/');
+    for (let i = 1; i < segs.length; i++) {
+      const dir = segs.slice(0, i).join('/');
+      if (seen.has(dir)) continue;
+      seen.add(dir);
+      const abs = resolveInside(root, dir);
+      try {
+        const st = await fsp.lstat(abs);
+        if (st.isSymbolicLink()) await assertRealInside(root, abs);
+        if (!(await fsp.stat(abs)).isDirectory()) {
+          throw new OnboardingError(ErrorCode.PLAN_STALE, `${dir} exists but is not a folder, so ${rel} cannot be created. Nothing was changed.`, {
+            next: 'Move it away and run onboarding_propose again.',
+          });
+        }
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        out.push(dir);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Back up every path the plan modifies or deletes and write the manifest; then read the
+ * archive back and check it against the manifest before returning. Nothing in the
+ * workspace is written. Refuses (PLAN_STALE) when a file no longer has the hash the plan
+ * recorded or a path to create already exists.
+ */
+export async function createBackup(
+  root: string,
+  opts: { migrationId: string; plan: Plan; crashAt?: (point: string) => void; now?: Date },
+): Promise<Manifest> {
+  const { migrationId, plan } = opts;
+  const crash = opts.crashAt ?? (() => undefined);
+  assertMigrationId(migrationId);
+  const files: ManifestFile[] = [];
+  const creates: string[] = [];
+  for (const op of plan.operations) {
+    if (!isSafeRelPath(op.path)) {
+      throw new OnboardingError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `The plan names a path that is not allowed: ${JSON.stringify(op.path)}. Nothing was changed.`);
+    }
+    if (op.op === 'create') {
+      const abs = resolveInside(root, op.path);
+      await assertRealInside(root, abs);
+      const exists = await fsp.lstat(abs).then(
+        () => true,
+        (e: NodeJS.ErrnoException) => {
+          if (e.code === 'ENOENT') return false;
+          throw e;
+        },
+      );
+      if (exists) {
+        throw new OnboardingError(ErrorCode.PLAN_STALE, `${op.path} already exists, but the plan would create it: stale plan: run onboarding_propose again. Nothing was changed.`, {
+          next: 'Run onboarding_propose again, then approve the new plan.',
+        });
+      }
+      creates.push(op.path);
+      continue;
+    }
+    const { bytes, mode } = await readRegular(root, op.path);
+    const sha256 = sha256Hex(bytes);
+    if (op.previousSha256 !== null && op.previousSha256 !== sha256) {
+      throw new OnboardingError(ErrorCode.PLAN_STALE, `${op.path} changed since the plan was made: stale plan: run onboarding_propose again. Nothing was changed.`, {
+        next: 'Run onboarding_propose again, then approve the new plan.',
+      });
+    }
+    files.push({ path: op.path, sha256, size: bytes.length, mode });
+  }
+  const createdDirs = await missingDirs(root, creates);
+
+  const dir = backupsDir(root);
+  await fsp.mkdir(dir, { recursive: true });
+  const archiveName = `${migrationId}.tar.gz`;
+  const archiveAbs = path.join(dir, archiveName);
+  const tmp = path.join(dir, `.${archiveName}.tmp`);
+  await fsp.rm(tmp, { force: true });
+  if (files.length > 0) {
+    // portable: no uid/gid/user names in the headers; the manifest keeps the modes that matter.
+    await tar.c({ gzip: true, cwd: root, file: tmp, portable: true, noDirRecurse: true }, files.map((f) => f.path));
+  } else {
+    // A migration that only creates files still gets an archive (an empty one), so every migration has the same shape.
+    await fsp.writeFile(tmp, zlib.gzipSync(Buffer.alloc(1024)), { flag: 'wx' });
+  }
+  const fh = await fsp.open(tmp, 'r+');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fsp.rename(tmp, archiveAbs);
+  await fsyncDir(dir);
+  crash('backup-archive-written');
+
+  const archiveBytes = await fsp.readFile(archiveAbs);
+  const body: ManifestBody = {
+    format: MANIFEST_FORMAT,
+    migrationId,
+    planId: plan.planId,
+    planSha256: plan.sha256,
+    createdAt: (opts.now ?? new Date()).toISOString(),
+    archive: archiveName,
+    archiveSha256: sha256Hex(archiveBytes),
+    archiveSize: archiveBytes.length,
+    files,
+    creates,
+    createdDirs,
+    written: plan.operations.map((op) => ({
+      path: op.path,
+      op: op.op,
+      size: op.op === 'delete' ? 0 : op.size,
+      sha256: op.op === 'delete' ? null : op.sha256,
+    })),
+  };
+  const manifest = ManifestSchema.parse({ ...body, sha256: manifestHash(body) });
+  await atomicWriteFile(manifestFile(root, migrationId), `${JSON.stringify(manifest, null, 2)}\n`);
+  await fsyncDir(dir);
+  crash('backup-manifest-written');
+
+  // The backup must be readable before any write (CONTRACT §6): read the archive back from disk.
+  const check = await checkArchive(await fsp.readFile(archiveAbs), manifest);
+  if (!check.ok) {
+    throw new OnboardingError(ErrorCode.BACKUP_CORRUPT, `The backup just written does not read back correctly (${check.reason}). Nothing was changed.`, {
+      next: 'Check the disk (space, errors) and run onboarding_migrate again.',
+    });
+  }
+  crash('backup-verified');
+  return manifest;
+}
+
+/** Read and validate `.copilot-state/backups/<migrationId>.manifest.json`. */
+export async function readManifest(root: string, migrationId: string): Promise<Manifest> {
+  assertMigrationId(migrationId);
+  const rel = backupRelPaths(migrationId).manifest;
+  let raw: string;
+  try {
+    raw = await fsp.readFile(manifestFile(root, migrationId), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new OnboardingError(ErrorCode.BACKUP_MISSING, `The backup manifest of migration ${migrationId} (${rel}) is missing, so it cannot be rolled back from its backup. No file was touched.`, {
+        next: `${CORRUPT_NEXT} Check the id with \`copilot-onboarding status\`.`,
+      });
+    }
+    throw e;
+  }
+  const corrupt = (why: string) =>
+    new OnboardingError(ErrorCode.BACKUP_CORRUPT, `The backup manifest ${rel} is corrupt (${why}), so the backup cannot be trusted. No file was touched.`, {
+      next: CORRUPT_NEXT,
+    });
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    throw corrupt('not valid JSON');
+  }
+  const parsed = ManifestSchema.safeParse(json);
+  if (!parsed.success) throw corrupt(parsed.error.issues[0] ? `${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}` : 'invalid');
+  if (parsed.data.migrationId !== migrationId) throw corrupt(`it names migration ${parsed.data.migrationId}`);
+  if (manifestHash(parsed.data) !== parsed.data.sha256) throw corrupt('its content does not match its own sha256');
+  return parsed.data;
+}
+
+/** Check the manifest's own integrity, then the archive against it. Never writes anything. */
+export async function verifyBackup(root: string, manifest: Manifest): Promise<VerifyResult> {
+  const loaded = await loadBackup(root, manifest);
+  return loaded.ok ? { ok: true } : { ok: false, reason: loaded.reason, code: loaded.code };
+}
+
+/** The verified contents of a backup, by path (memory only). */
+export async function loadBackup(
+  root: string,
+  manifest: Manifest,
+): Promise<{ ok: true; contents: Map<string, Buffer> } | { ok: false; reason: string; code: typeof ErrorCode.BACKUP_CORRUPT | typeof ErrorCode.BACKUP_MISSING }> {
+  const parsed = ManifestSchema.safeParse(manifest);
+  if (!parsed.success) return { ok: false, reason: 'the manifest does not match its schema', code: ErrorCode.BACKUP_CORRUPT };
+  if (manifestHash(parsed.data) !== parsed.data.sha256) return { ok: false, reason: 'the manifest does not match its own sha256', code: ErrorCode.BACKUP_CORRUPT };
+  if (parsed.data.archive !== `${parsed.data.migrationId}.tar.gz`) return { ok: false, reason: 'the manifest names another archive', code: ErrorCode.BACKUP_CORRUPT };
+  let bytes: Buffer;
+  try {
+    bytes = await fsp.readFile(path.join(backupsDir(root), parsed.data.archive));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { ok: false, reason: `the archive ${STATE_DIR}/${BACKUPS_DIR}/${parsed.data.archive} is missing`, code: ErrorCode.BACKUP_MISSING };
+    }
+    return { ok: false, reason: `the archive cannot be read (${(e as Error).message})`, code: ErrorCode.BACKUP_CORRUPT };
+  }
+  const r = await checkArchive(bytes, parsed.data);
+  return r.ok ? r : { ...r, code: ErrorCode.BACKUP_CORRUPT };
+}
+
+interface RawEntry {
+  type: string;
+  path: string;
+  body: Buffer;
+}
+
+/** Parse a tar stream held in memory; every warning or error is fatal. */
+async function parseTar(raw: Buffer): Promise<{ ok: true; entries: RawEntry[] } | { ok: false; reason: string }> {
+  return new Promise((resolve) => {
+    const entries: RawEntry[] = [];
+    const problems: string[] = [];
+    let pending = 0;
+    let ended = false;
+    const finish = () => {
+      if (!ended || pending > 0) return;
+      resolve(problems.length ? { ok: false, reason: problems[0]! } : { ok: true, entries });
+    };
+    const parser = new tar.Parser({
+      strict: true,
+      onwarn: (code: string, message: string) => problems.push(`${code}: ${message}`),
+      onReadEntry: (entry: tar.ReadEntry) => {
+        pending++;
+        const chunks: Buffer[] = [];
+        entry.on('data', (c: Buffer) => chunks.push(c));
+        entry.on('end', () => {
+          entries.push({ type: entry.type, path: entry.path, body: Buffer.concat(chunks) });
+          pending--;
+          finish();
+        });
+      },
+    });
+    parser.on('error', (e: Error) => problems.push(e.message));
+    parser.on('end', () => {
+      ended = true;
+      finish();
+    });
+    try {
+      parser.end(raw);
+    } catch (e) {
+      problems.push((e as Error).message);
+      ended = true;
+      pending = 0;
+      finish();
+    }
+  });
+}
+
+/** An entry path is acceptable only as a safe relative path (the manifest check then demands an exact match). */
+function entryPathProblem(p: string): string | null {
+  if (p.startsWith('/') || /^[a-zA-Z]:/.test(p)) return `an absolute path (${JSON.stringify(p)})`;
+  if (p.split(/[\\/]/).includes('..')) return `a path with ".." (${JSON.stringify(p)})`;
+  return null;
+}
+
+/** The archive bytes against the manifest: hash, gzip, tar structure, then every entry. */
+async function checkArchive(bytes: Buffer, manifest: Manifest): Promise<{ ok: true; contents: Map<string, Buffer> } | { ok: false; reason: string }> {
+  if (bytes.length !== manifest.archiveSize || sha256Hex(bytes) !== manifest.archiveSha256) {
+    return { ok: false, reason: `the archive ${manifest.archive} does not match the sha256 recorded in its manifest (changed or damaged)` };
+  }
+  let raw: Buffer;
+  try {
+    raw = await gunzip(bytes);
+  } catch (e) {
+    return { ok: false, reason: `the archive is not a complete gzip stream (${(e as Error).message})` };
+  }
+  // Two zero blocks and nothing else: the empty archive of a migration that only creates files.
+  const parsed = raw.length >= 1024 && raw.length % 512 === 0 && raw.every((b) => b === 0) ? ({ ok: true, entries: [] } as const) : await parseTar(raw);
+  if (!parsed.ok) return { ok: false, reason: `the archive is not a valid tar (${parsed.reason})` };
+  const expected = new Map(manifest.files.map((f) => [f.path, f]));
+  const contents = new Map<string, Buffer>();
+  for (const e of parsed.entries) {
+    const bad = entryPathProblem(e.path);
+    if (bad) return { ok: false, reason: `the archive holds an entry with ${bad}` };
+    if (e.type !== 'File' && e.type !== 'OldFile') return { ok: false, reason: `the archive entry ${e.path} is a ${e.type}, not a regular file` };
+    if (!isSafeRelPath(e.path)) return { ok: false, reason: `the archive holds an entry with an unsafe path (${JSON.stringify(e.path)})` };
+    const f = expected.get(e.path);
+    if (!f) return { ok: false, reason: `the archive holds ${e.path}, which its manifest does not list` };
+    if (contents.has(e.path)) return { ok: false, reason: `the archive holds ${e.path} twice` };
+    if (e.body.length !== f.size || sha256Hex(e.body) !== f.sha256) {
+      return { ok: false, reason: `${e.path} in the archive does not match the size and sha256 in the manifest` };
+    }
+    contents.set(e.path, e.body);
+  }
+  for (const f of manifest.files) if (!contents.has(f.path)) return { ok: false, reason: `the archive lacks ${f.path}` };
+  return { ok: true, contents };
+}
+
+export interface RestoreResult {
+  /** Paths rewritten from the backup. */
+  restored: string[];
+  /** Paths that already held the backed-up bytes and mode. */
+  unchanged: string[];
+}
+
+/**
+ * Verify the backup, then write every backed-up file back byte for byte with its mode
+ * (temp file + fsync + rename). Only the manifest's paths are written, each resolved inside
+ * the workspace; if any target resolves outside (a symlinked folder), nothing is written.
+ */
+export async function restoreFromBackup(
+  root: string,
+  manifest: Manifest,
+  opts: { onFile?: (rel: string, index: number) => void } = {},
+): Promise<RestoreResult> {
+  const loaded = await loadBackup(root, manifest);
+  if (!loaded.ok) {
+    throw new OnboardingError(loaded.code, `The backup of migration ${manifest.migrationId} failed its check: ${loaded.reason}. No file was touched.`, { next: CORRUPT_NEXT });
+  }
+  return restoreContents(root, manifest, loaded.contents, opts);
+}
+
+/** Write verified backup contents back (see restoreFromBackup). */
+export async function restoreContents(
+  root: string,
+  manifest: Manifest,
+  contents: Map<string, Buffer>,
+  opts: { onFile?: (rel: string, index: number) => void } = {},
+): Promise<RestoreResult> {
+  // Check every target before writing any.
+  const targets: Array<{ f: ManifestFile; abs: string; data: Buffer }> = [];
+  for (const f of manifest.files) {
+    const abs = resolveInside(root, f.path);
+    await assertRealInside(root, abs);
+    const st = await fsp.lstat(abs).catch(() => null);
+    if (st?.isDirectory()) {
+      throw new OnboardingError(ErrorCode.INTERNAL, `${f.path} is now a folder, so the backed-up file cannot be put back. No file was touched.`, {
+        next: 'Move the folder away and run the rollback again.',
+      });
+    }
+    const data = contents.get(f.path);
+    if (!data) throw new OnboardingError(ErrorCode.BACKUP_CORRUPT, `The backup lacks ${f.path}. No file was touched.`, { next: CORRUPT_NEXT });
+    targets.push({ f, abs, data });
+  }
+  const restored: string[] = [];
+  const unchanged: string[] = [];
+  const dirs = new Set<string>();
+  let index = 0;
+  for (const { f, abs, data } of targets) {
+    index++;
+    const st = await fsp.lstat(abs).catch(() => null);
+    if (st?.isFile() && (st.mode & 0o7777) === f.mode && st.size === f.size && sha256Hex(await fsp.readFile(abs)) === f.sha256) {
+      unchanged.push(f.path);
+    } else {
+      await fsp.mkdir(path.dirname(abs), { recursive: true });
+      const tmp = sidecarPath(root, f.path, 'restore', manifest.migrationId);
+      await fsp.rm(tmp, { force: true });
+      const fh = await fsp.open(tmp, 'wx', 0o600);
+      try {
+        await fh.writeFile(data);
+        await fh.chmod(f.mode);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await fsp.rename(tmp, abs);
+      dirs.add(path.dirname(abs));
+      restored.push(f.path);
+    }
+    opts.onFile?.(f.path, index);
+  }
+  for (const d of dirs) await fsyncDir(d);
+  return { restored, unchanged };
+}
