@@ -1,0 +1,412 @@
+/**
+ * migrate / rollback / editedSinceMigration / recoverInterrupted on real temp workspaces.
+ * The central property: migrate followed by rollback is the identity on the workspace
+ * (bytes, modes and folders), for generated workspaces and plans.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../server/src/core/canonical.js';
+import { backupRelPaths, readManifest } from '../../server/src/io/backup.js';
+import { journalPath } from '../../server/src/io/journal.js';
+import { acquireLock } from '../../server/src/io/lock.js';
+import { editedSinceMigration, migrate, pendingRecovery, recoverInterrupted, rollback, type OutputVerifier } from '../../server/src/io/migration.js';
+import type { Plan } from '../../server/src/schemas/plan.js';
+
+const sha = (b: string | Uint8Array) => createHash('sha256').update(b).digest('hex');
+const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
+
+type OpSpec = { op: 'create' | 'modify'; path: string; content: string } | { op: 'delete'; path: string };
+
+/** A Plan as the planner builds it: hashes over the real bytes, sources = the files it read. */
+function makePlan(before: Map<string, Uint8Array>, specs: OpSpec[], sourcePaths: string[] = []): Plan {
+  const operations = specs.map((s) => {
+    const prev = s.op === 'create' ? null : before.get(s.path);
+    if (s.op !== 'create' && !prev) throw new Error(`test bug: no bytes for ${s.path}`);
+    const bytes = s.op === 'delete' ? null : Buffer.from(s.content, 'utf8');
+    return {
+      op: s.op,
+      path: s.path,
+      size: bytes?.length ?? 0,
+      sha256: bytes ? sha(bytes) : null,
+      content: s.op === 'delete' ? null : s.content,
+      previousSha256: prev ? sha(prev) : null,
+    };
+  });
+  const body = {
+    format: 'copilot-onboarding/plan@1' as const,
+    pattern: 'structured' as const,
+    sources: sourcePaths.map((p) => ({ path: p, kind: 'copilot-repo', size: before.get(p)!.length, sha256: sha(before.get(p)!) })),
+    sections: [],
+    operations,
+    problems: [],
+    risk: 'low' as const,
+    riskReasons: [],
+    overrides: [],
+    lossless: { outputs: [], coveredSources: [], ok: true },
+  };
+  const hash = sha(canonicalJson(body));
+  return { ...body, planId: hash.slice(0, 16), sha256: hash };
+}
+
+async function write(root: string, rel: string, data: string | Uint8Array, mode?: number): Promise<void> {
+  const abs = path.join(root, rel);
+  await fsp.mkdir(path.dirname(abs), { recursive: true });
+  await fsp.writeFile(abs, data);
+  if (mode !== undefined) await fsp.chmod(abs, mode);
+}
+
+/** Every file and folder outside .copilot-state: mode and content hash. */
+async function tree(root: string, opts: { modes?: boolean } = {}): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  async function walk(dir: string): Promise<void> {
+    for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
+      if (e.name === '.copilot-state') continue;
+      const abs = path.join(dir, e.name);
+      const rel = path.relative(root, abs).split(path.sep).join('/');
+      const st = await fsp.lstat(abs);
+      const mode = opts.modes === false ? '' : `${(st.mode & 0o7777).toString(8)} `;
+      if (e.isDirectory()) {
+        out[`${rel}/`] = `${mode}dir`;
+        await walk(abs);
+      } else out[rel] = `${mode}${sha(await fsp.readFile(abs))}`;
+    }
+  }
+  await walk(root);
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** The verify callback must see the original sources and exactly the planned outputs. */
+function checkingVerifier(plan: Plan, before: Map<string, Uint8Array>): OutputVerifier & { calls: number } {
+  const v = Object.assign(
+    (sources: Map<string, Uint8Array>, outputs: Map<string, Uint8Array | null>) => {
+      v.calls++;
+      const errors: string[] = [];
+      for (const s of plan.sources) if (sha(sources.get(s.path) ?? new Uint8Array()) !== sha(before.get(s.path)!)) errors.push(`source ${s.path}`);
+      if (outputs.size !== plan.operations.length) errors.push('outputs size');
+      for (const op of plan.operations) {
+        const o = outputs.get(op.path);
+        if (op.op === 'delete' ? o !== null : o === null || o === undefined || Buffer.from(o).toString('utf8') !== op.content) errors.push(`output ${op.path}`);
+      }
+      return { ok: errors.length === 0, errors };
+    },
+    { calls: 0 },
+  );
+  return v;
+}
+
+const MONO = '.github/copilot-instructions.md';
+
+// ---------------------------------------------------------------------------------------------
+describe('migrate then rollback is the identity (property, generated workspaces)', () => {
+  const chars = fc.constantFrom('a', 'b', 'Z', ' ', '-', '`', '#', '*', '严', '格', '🙂', 'é', '\t', '\u00a0');
+  const line = fc.array(chars, { maxLength: 24 }).map((a) => a.join(''));
+  const text = fc
+    .tuple(fc.boolean(), fc.array(fc.tuple(line, fc.constantFrom('\n', '\r\n')), { minLength: 0, maxLength: 12 }), fc.boolean())
+    .map(([bom, lines, lastEol]) => {
+      const s = lines.map(([l, e]) => l + e).join('');
+      return (bom ? '\uFEFF' : '') + (lastEol ? s : s.replace(/\r?\n$/, ''));
+    });
+  const mode = fc.constantFrom(0o644, 0o600, 0o755, 0o640, 0o444);
+  const scenario = fc.record({
+    mono: fc.oneof(text.map((t) => Buffer.from(t, 'utf8')), fc.uint8Array({ maxLength: 300 }).map((u) => Buffer.from(u))),
+    monoMode: mode,
+    newMono: fc.option(text, { nil: null }),
+    extras: fc.uniqueArray(
+      fc.record({
+        dir: fc.constantFrom('.github', '.github/instructions', 'docs', 'docs/deep'),
+        name: fc.constantFrom('a.md', 'b.md', 'notes.txt', 'c.instructions.md'),
+        bytes: fc.uint8Array({ maxLength: 200 }),
+        mode,
+        action: fc.constantFrom('delete', 'modify', 'keep'),
+        content: text,
+      }),
+      { selector: (e) => `${e.dir}/${e.name}`, maxLength: 5 },
+    ),
+    creates: fc.uniqueArray(
+      fc.record({ sub: fc.constantFrom('', 'nested/', 'deep/er/'), slug: fc.constantFrom('ts', 'testing', 'react', 'py', 'ci', 'x-y', '严格'), content: text }),
+      { selector: (c) => `${c.sub}${c.slug}`, maxLength: 6 },
+    ),
+  });
+
+  it('restores bytes, modes and folders exactly (60 runs)', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (sc) => {
+        const root = tempDir('co-prop-');
+        try {
+          const before = new Map<string, Uint8Array>();
+          await write(root, MONO, sc.mono, sc.monoMode);
+          before.set(MONO, sc.mono);
+          await write(root, 'src/index.ts', 'export const x = 1;\n');
+          for (const e of sc.extras) {
+            await write(root, `${e.dir}/${e.name}`, e.bytes, e.mode);
+            before.set(`${e.dir}/${e.name}`, e.bytes);
+          }
+          const specs: OpSpec[] = [];
+          if (sc.newMono !== null) specs.push({ op: 'modify', path: MONO, content: sc.newMono });
+          for (const e of sc.extras) {
+            if (e.action === 'delete') specs.push({ op: 'delete', path: `${e.dir}/${e.name}` });
+            if (e.action === 'modify') specs.push({ op: 'modify', path: `${e.dir}/${e.name}`, content: e.content });
+          }
+          for (const c of sc.creates) specs.push({ op: 'create', path: `.github/instructions/${c.sub}${c.slug}.instructions.md`, content: c.content });
+          fc.pre(specs.length > 0);
+          const plan = makePlan(before, specs, [MONO]);
+          const pre = await tree(root);
+          const verify = checkingVerifier(plan, before);
+
+          const result = await migrate(root, plan, { migrationId: 'm-prop', verify });
+          expect(verify.calls).toBe(1);
+          expect(result.verified).toBe(true);
+          // The post-state is the plan, byte for byte; modified files keep their mode.
+          const post = await tree(root);
+          for (const op of plan.operations) {
+            if (op.op === 'delete') expect(post[op.path]).toBeUndefined();
+            else expect(post[op.path]?.split(' ')[1]).toBe(op.sha256);
+            if (op.op === 'modify') expect(post[op.path]?.split(' ')[0]).toBe(pre[op.path]?.split(' ')[0]);
+          }
+          expect(await editedSinceMigration(root, await readManifest(root, 'm-prop'))).toEqual([]);
+          await fsp.access(journalPath(root)).then(
+            () => expect.fail('journal left behind'),
+            () => undefined,
+          );
+
+          await rollback(root, 'm-prop');
+          expect(await tree(root)).toEqual(pre);
+          // Idempotent.
+          const again = await rollback(root, 'm-prop');
+          expect(again.restored).toEqual([]);
+          expect(again.removed).toEqual([]);
+          expect(await tree(root)).toEqual(pre);
+          expect((await recoverInterrupted(root)).status).toBe('none');
+        } finally {
+          rmSync(root, { recursive: true, force: true });
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+describe('migrate and rollback on a fixed workspace', () => {
+  let root: string;
+  const before = new Map<string, Uint8Array>();
+  const MONO_BYTES = Buffer.from('\uFEFF# Orders\r\n\r\n## TypeScript\r\n- strict\r\n\r\n## Testing\r\n- vitest 测试\r\n', 'utf8');
+  const OLD = '.github/old-rules.md';
+  const TS = '.github/instructions/typescript.instructions.md';
+  const TEST = '.github/instructions/testing.instructions.md';
+
+  beforeEach(async () => {
+    root = tempDir('co-mig-');
+    await write(root, MONO, MONO_BYTES, 0o640);
+    await write(root, OLD, 'old rules\n', 0o600);
+    await write(root, 'src/orders.ts', 'export {};\n');
+    before.clear();
+    before.set(MONO, MONO_BYTES);
+    before.set(OLD, Buffer.from('old rules\n'));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+  const plan = () =>
+    makePlan(
+      before,
+      [
+        { op: 'modify', path: MONO, content: '\uFEFF# Orders\r\n\r\n' },
+        { op: 'create', path: TS, content: '---\napplyTo: "**/*.ts"\n---\n## TypeScript\r\n- strict\r\n\r\n' },
+        { op: 'create', path: TEST, content: '---\napplyTo: "**/*.test.ts"\n---\n## Testing\r\n- vitest 测试\r\n' },
+        { op: 'delete', path: OLD },
+      ],
+      [MONO],
+    );
+
+  it('returns what it wrote and where the backup is, reporting progress', async () => {
+    const p = plan();
+    const steps: Array<[string, number, number]> = [];
+    const r = await migrate(root, p, { migrationId: 'm1', onProgress: (s, d, t) => steps.push([s, d, t]) });
+    expect(r).toEqual({
+      migrationId: 'm1',
+      backup: { archive: '.copilot-state/backups/m1.tar.gz', manifest: '.copilot-state/backups/m1.manifest.json' },
+      written: p.operations.map((o) => ({ path: o.path, op: o.op, size: o.size, sha256: o.sha256 })),
+      verified: true,
+    });
+    await fsp.access(path.join(root, r.backup.archive));
+    await fsp.access(path.join(root, r.backup.manifest));
+    expect(steps.length).toBeGreaterThan(4);
+    expect(steps.map((s) => s[1])).toEqual(steps.map((_, i) => i + 1));
+    expect(steps.at(-1)![1]).toBe(steps.at(-1)![2]);
+    // No side files or lock remain.
+    expect((await fsp.readdir(path.join(root, '.github'))).sort()).toEqual(['copilot-instructions.md', 'instructions']);
+    expect((await fsp.readdir(path.join(root, '.copilot-state'))).sort()).toEqual(['backups']);
+    expect(await pendingRecovery(root)).toBeNull();
+  });
+
+  it('refuses a stale plan and changes nothing', async () => {
+    const p = plan();
+    await fsp.appendFile(path.join(root, MONO), '\n- one more rule\n');
+    const pre = await tree(root);
+    const err = await migrate(root, p, { migrationId: 'm1' }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'PLAN_STALE' });
+    expect((err as Error).message).toMatch(/stale plan: run onboarding_propose again\. Nothing was changed\./);
+    expect(await tree(root)).toEqual(pre);
+    await expect(fsp.readdir(path.join(root, '.copilot-state', 'backups'))).rejects.toThrow();
+    expect(await fsp.readdir(path.join(root, '.copilot-state'))).toEqual([]);
+  });
+
+  it('refuses when a deleted file changed, or a source is gone', async () => {
+    const p = plan();
+    await fsp.writeFile(path.join(root, OLD), 'edited');
+    await expect(migrate(root, p, { migrationId: 'm1' })).rejects.toMatchObject({ code: 'PLAN_STALE' });
+    await fsp.writeFile(path.join(root, OLD), 'old rules\n');
+    await fsp.rm(path.join(root, MONO));
+    await expect(migrate(root, p, { migrationId: 'm1' })).rejects.toMatchObject({ code: 'PLAN_STALE' });
+  });
+
+  it('refuses when a file it would create already exists, and changes nothing', async () => {
+    await write(root, TEST, 'my own testing rules\n');
+    const pre = await tree(root);
+    await expect(migrate(root, plan(), { migrationId: 'm1' })).rejects.toMatchObject({ code: 'PLAN_STALE', message: expect.stringMatching(/testing\.instructions\.md/) });
+    expect(await tree(root)).toEqual(pre);
+  });
+
+  it('refuses a plan whose content does not match its hashes, or that escapes the workspace', async () => {
+    const p = plan();
+    const tampered = structuredClone(p);
+    tampered.operations[1]!.content = 'something else';
+    await expect(migrate(root, tampered, { migrationId: 'm1' })).rejects.toMatchObject({ code: 'PLAN_CORRUPT' });
+    const escaping = makePlan(before, [{ op: 'create', path: '../escape.md', content: 'x' }]);
+    await expect(migrate(root, escaping, { migrationId: 'm1' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+    const intoState = makePlan(before, [{ op: 'create', path: '.copilot-state/lock', content: 'x' }]);
+    await expect(migrate(root, intoState, { migrationId: 'm1' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+    await expect(migrate(root, p, { migrationId: '../m1' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('refuses to write through a symlinked folder that leads outside the workspace', async () => {
+    const outside = tempDir('co-outside-');
+    try {
+      await fsp.symlink(outside, path.join(root, '.github', 'instructions'));
+      await expect(migrate(root, plan(), { migrationId: 'm1' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+      expect(await fsp.readdir(outside)).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to reuse a migration id', async () => {
+    await migrate(root, plan(), { migrationId: 'm1' });
+    await rollback(root, 'm1');
+    await expect(migrate(root, plan(), { migrationId: 'm1' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+
+  it('a failed on-disk check restores the workspace and says VERIFY_FAILED', async () => {
+    const pre = await tree(root);
+    const err = await migrate(root, plan(), { migrationId: 'm1', verify: () => ({ ok: false, errors: ['byte 17 of the TypeScript section is missing'] }) }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'VERIFY_FAILED', message: expect.stringMatching(/byte 17.*restored from the backup.*Nothing was changed/s) });
+    expect(await tree(root)).toEqual(pre);
+    await expect(fsp.access(journalPath(root))).rejects.toThrow();
+    // The backup stays for the record; it still verifies.
+    await fsp.access(path.join(root, backupRelPaths('m1').archive));
+  });
+
+  it('a verify callback that throws counts as a failure', async () => {
+    const pre = await tree(root);
+    await expect(
+      migrate(root, plan(), {
+        migrationId: 'm1',
+        verify: () => {
+          throw new Error('boom');
+        },
+      }),
+    ).rejects.toMatchObject({ code: 'VERIFY_FAILED' });
+    expect(await tree(root)).toEqual(pre);
+  });
+
+  it.each(['staged-1', 'renamed-2', 'deleted-1', 'dirs-synced', 'backup-manifest-written'])('an error thrown at %s is undone in-process', async (point) => {
+    const pre = await tree(root);
+    await expect(
+      migrate(root, plan(), {
+        migrationId: 'm1',
+        crashAt: (p) => {
+          if (p === point) throw new Error(`injected at ${p}`);
+        },
+      }),
+    ).rejects.toThrow(/injected|Nothing was changed/);
+    expect(await tree(root)).toEqual(pre);
+    expect(await recoverInterrupted(root)).toMatchObject({ status: 'none' });
+    // And the workspace still migrates afterwards.
+    await migrate(root, plan(), { migrationId: 'm2' });
+  });
+
+  it('lists the files edited since the migration, then rolls back over them', async () => {
+    const pre = await tree(root);
+    await migrate(root, plan(), { migrationId: 'm1' });
+    const manifest = await readManifest(root, 'm1');
+    expect(await editedSinceMigration(root, manifest)).toEqual([]);
+    await fsp.appendFile(path.join(root, TEST), '\n- local edit\n');
+    await fsp.writeFile(path.join(root, OLD), 'recreated by someone\n');
+    await fsp.rm(path.join(root, TS));
+    expect(await editedSinceMigration(root, manifest)).toEqual([TS, TEST, OLD]);
+    const r = await rollback(root, 'm1');
+    expect(r.removed).toEqual([TEST]);
+    expect(r.restored.sort()).toEqual([MONO, OLD].sort());
+    expect(r.removedDirs).toEqual(['.github/instructions']);
+    expect(await tree(root)).toEqual(pre);
+  });
+
+  it('leaves a created folder that now holds someone else’s file', async () => {
+    await migrate(root, plan(), { migrationId: 'm1' });
+    await write(root, '.github/instructions/mine.instructions.md', 'mine');
+    const r = await rollback(root, 'm1');
+    expect(r.removedDirs).toEqual([]);
+    expect(await fsp.readdir(path.join(root, '.github/instructions'))).toEqual(['mine.instructions.md']);
+  });
+
+  it('refuses to roll back with a corrupted backup, touching nothing', async () => {
+    await migrate(root, plan(), { migrationId: 'm1' });
+    const archive = path.join(root, backupRelPaths('m1').archive);
+    const bytes = await fsp.readFile(archive);
+    await fsp.writeFile(archive, bytes.subarray(0, bytes.length >> 1));
+    const post = await tree(root);
+    await expect(rollback(root, 'm1')).rejects.toMatchObject({ code: 'BACKUP_CORRUPT', message: expect.stringMatching(/No file was touched/) });
+    expect(await tree(root)).toEqual(post);
+    await fsp.rm(archive);
+    await expect(rollback(root, 'm1')).rejects.toMatchObject({ code: 'BACKUP_MISSING' });
+    await fsp.rm(path.join(root, backupRelPaths('m1').manifest));
+    await expect(rollback(root, 'm1')).rejects.toMatchObject({ code: 'BACKUP_MISSING' });
+    expect(await tree(root)).toEqual(post);
+    await expect(fsp.access(journalPath(root))).rejects.toThrow();
+  });
+
+  it('a plan that only creates files round-trips (empty archive)', async () => {
+    const pre = await tree(root);
+    const p = makePlan(before, [{ op: 'create', path: '.github/instructions/deep/x.instructions.md', content: 'x\n' }]);
+    await migrate(root, p, { migrationId: 'm1' });
+    expect((await readManifest(root, 'm1')).files).toEqual([]);
+    await rollback(root, 'm1');
+    expect(await tree(root)).toEqual(pre);
+  });
+
+  it('refuses while another holder has the lock', async () => {
+    const lock = await acquireLock(root, { owner: 'someone' });
+    try {
+      const pre = await tree(root);
+      await expect(migrate(root, plan(), { migrationId: 'm1' })).rejects.toMatchObject({ code: 'BUSY', message: expect.stringMatching(/Nothing was changed/) });
+      await expect(rollback(root, 'm1')).rejects.toMatchObject({ code: 'BUSY' });
+      expect(await tree(root)).toEqual(pre);
+    } finally {
+      await lock.release();
+    }
+  });
+
+  it('recoverInterrupted: nothing to do, a finished journal, a corrupt journal', async () => {
+    expect(await recoverInterrupted(root)).toEqual({ status: 'none', message: expect.any(String) });
+    await migrate(root, plan(), { migrationId: 'm1' });
+    const post = await tree(root);
+    await write(root, '.copilot-state/journal.json', '{"nope":');
+    await expect(recoverInterrupted(root)).rejects.toMatchObject({ code: 'STATE_CORRUPT' });
+    expect(await pendingRecovery(root)).toMatch(/journal/);
+    expect(await tree(root)).toEqual(post);
+  });
+});
