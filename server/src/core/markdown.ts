@@ -29,6 +29,7 @@
  * check (`&colon;` and the whitespace entities).
  */
 import type { Heading, LineEnding, ParsedMarkdown, Section } from './types.js';
+import { slugify } from './slug.js';
 
 const MAX_NESTING = 100; // markdown-it default preset `maxNesting`
 
@@ -1305,20 +1306,12 @@ export function parseMarkdown(bytes: Uint8Array): ParsedMarkdown {
 
 // ---------------------------------------------------------------------------------------
 
-/** Lowercase ASCII slug [a-z0-9-], at most 40 characters, `section` when nothing is left. */
-export function slugify(title: string): string {
-  const ascii = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  const cut = ascii.slice(0, 40).replace(/-+$/g, '');
-  return cut || 'section';
-}
-
+/**
+ * `s<NN>-<slug>`: NN zero-padded to 2 digits (3 from 100); the slug is core/slug.ts's
+ * (lowercase ASCII `[a-z0-9-]`, at most 40 characters, `section` when nothing is left).
+ */
 export function sectionId(index: number, title: string): string {
-  return `s${String(index).padStart(index >= 100 ? 3 : 2, '0')}-${slugify(title)}`;
+  return `s${String(index).padStart(index >= 100 ? 3 : 2, '0')}-${slugify(title, 40)}`;
 }
 
 /** 1-based line of a byte offset (the line whose start is the last one <= offset). */
