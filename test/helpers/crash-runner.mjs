@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+/**
+ * A child process for the fault-injection and lock tests. Plain ESM, imports the BUILT code:
+ * `$COPILOT_ONBOARDING_DIST/io/migration.js` (default: the repository's dist/).
+ *
+ *   node crash-runner.mjs migrate  <root> <job.json>   job: { plan, migrationId }
+ *   node crash-runner.mjs rollback <root> <job.json>   job: { migrationId }
+ *   node crash-runner.mjs recover  <root>
+ *   node crash-runner.mjs lock     <root> <job.json>   job: { startAt, holdMs, die? }
+ *
+ * With COPILOT_ONBOARDING_CRASH_AT=<point> in the environment, migrate/rollback SIGKILL
+ * themselves at that point (the production hook in io/migration.ts). Prints one JSON line:
+ * { ok: true, result } or { ok: false, code, message }.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const dist = process.env.COPILOT_ONBOARDING_DIST ?? path.resolve(import.meta.dirname, '../../dist');
+const [mode, root, jobFile] = process.argv.slice(2);
+const job = jobFile ? JSON.parse(readFileSync(jobFile, 'utf8')) : {};
+const load = (rel) => import(pathToFileURL(path.join(dist, rel)).href);
+
+function print(obj) {
+  process.stdout.write(`${JSON.stringify(obj)}\n`);
+}
+
+async function waitUntil(t) {
+  while (Date.now() < t) await new Promise((r) => setTimeout(r, Math.min(5, t - Date.now())));
+}
+
+try {
+  if (mode === 'migrate') {
+    const m = await load('io/migration.js');
+    print({ ok: true, result: await m.migrate(root, job.plan, { migrationId: job.migrationId }) });
+  } else if (mode === 'rollback') {
+    const m = await load('io/migration.js');
+    print({ ok: true, result: await m.rollback(root, job.migrationId) });
+  } else if (mode === 'recover') {
+    const m = await load('io/migration.js');
+    print({ ok: true, result: await m.recoverInterrupted(root) });
+  } else if (mode === 'lock') {
+    const { acquireLock } = await load('io/lock.js');
+    await waitUntil(job.startAt ?? 0);
+    const lock = await acquireLock(root, { owner: `runner ${process.pid}` });
+    print({ ok: true, result: { pid: process.pid } });
+    if (job.die) process.kill(process.pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, job.holdMs ?? 0));
+    await lock.release();
+  } else if (mode === 'migrate-at') {
+    // Like migrate, but starts at job.startAt (for two processes racing).
+    const m = await load('io/migration.js');
+    await waitUntil(job.startAt ?? 0);
+    print({ ok: true, result: await m.migrate(root, job.plan, { migrationId: job.migrationId }) });
+  } else {
+    throw new Error(`unknown mode ${mode}`);
+  }
+} catch (e) {
+  print({ ok: false, code: e?.code ?? null, message: e?.message ?? String(e) });
+  process.exitCode = 1;
+}
