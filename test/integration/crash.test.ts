@@ -120,9 +120,10 @@ const SPECS = [
 function buildPlan(): Plan {
   const before = new Map(FILES.map(([p, b]) => [p, b]));
   const operations = SPECS.map((s) => {
-    const bytes = s.op === 'delete' ? null : Buffer.from(s.content, 'utf8');
+    const content = s.op === 'delete' ? null : s.content;
+    const bytes = content === null ? null : Buffer.from(content, 'utf8');
     const prev = s.op === 'create' ? null : before.get(s.path)!;
-    return { op: s.op, path: s.path, size: bytes?.length ?? 0, sha256: bytes ? sha(bytes) : null, content: bytes ? s.content : null, previousSha256: prev ? sha(prev) : null };
+    return { op: s.op, path: s.path, size: bytes?.length ?? 0, sha256: bytes ? sha(bytes) : null, content, previousSha256: prev ? sha(prev) : null };
   });
   const body = {
     format: 'copilot-onboarding/plan@1' as const,

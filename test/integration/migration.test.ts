@@ -191,6 +191,78 @@ describe('migrate then rollback is the identity (property, generated workspaces)
 });
 
 // ---------------------------------------------------------------------------------------------
+describe('the default on-disk check is the plan\'s lossless proof (core/plan.ts verifyLossless)', () => {
+  /**
+   * A real split: the monolith's bytes cut into chunks, each chunk placed (in order) in the
+   * monolith or in one of the created files after generated front matter, with the pieces
+   * recorded exactly as the planner records them.
+   */
+  function splitPlan(mono: Buffer, cuts: number[], targets: number[], nFiles: number, dropPiece: boolean): Plan {
+    const bounds = [0, ...[...new Set(cuts.map((c) => c % (mono.length + 1)))].sort((a, b) => a - b), mono.length].filter((v, i, a) => i === 0 || v !== a[i - 1]);
+    const outs = Array.from({ length: nFiles + 1 }, (_, i) => ({
+      path: i === 0 ? MONO : `.github/instructions/part-${i}.instructions.md`,
+      bytes: i === 0 ? Buffer.alloc(0) : Buffer.from(`---\napplyTo: "**/*.ts"\n---\n`),
+      pieces: [] as Array<{ sourcePath: string; sourceStart: number; sourceEnd: number; outputStart: number; outputEnd: number }>,
+      generated: [] as Array<{ outputStart: number; outputEnd: number; what: 'front-matter' }>,
+    }));
+    for (const o of outs) if (o.bytes.length) o.generated.push({ outputStart: 0, outputEnd: o.bytes.length, what: 'front-matter' });
+    for (let i = 0; i + 1 < bounds.length; i++) {
+      const o = outs[targets[i % targets.length]! % outs.length]!;
+      const chunk = mono.subarray(bounds[i]!, bounds[i + 1]!);
+      o.pieces.push({ sourcePath: MONO, sourceStart: bounds[i]!, sourceEnd: bounds[i + 1]!, outputStart: o.bytes.length, outputEnd: o.bytes.length + chunk.length });
+      o.bytes = Buffer.concat([o.bytes, chunk]);
+    }
+    const used = outs.filter((o, i) => i === 0 || o.pieces.length > 0);
+    // Mutant: one output loses its last piece's bytes while the pieces still claim them.
+    if (dropPiece) {
+      const victim = used.find((o) => o.pieces.some((p) => p.sourceEnd > p.sourceStart));
+      const last = victim?.pieces.filter((p) => p.sourceEnd > p.sourceStart).at(-1);
+      if (victim && last) victim.bytes = Buffer.concat([victim.bytes.subarray(0, last.outputStart), victim.bytes.subarray(last.outputEnd)]);
+    }
+    const specs: OpSpec[] = used.map((o, i) => ({ op: i === 0 ? 'modify' : 'create', path: o.path, content: o.bytes.toString('utf8') }));
+    const plan = makePlan(new Map([[MONO, mono]]), specs, [MONO]);
+    plan.lossless = { outputs: used.map((o) => ({ path: o.path, pieces: o.pieces, generated: o.generated })), coveredSources: [MONO], ok: true };
+    return plan;
+  }
+
+  // Whole code points only (cut positions are byte offsets on an ASCII/CRLF text, so chunks stay valid UTF-8).
+  const asciiText = fc.array(fc.constantFrom('a', 'b', ' ', '#', '-', '\n', '\r\n', '`'), { minLength: 1, maxLength: 200 }).map((a) => Buffer.from(a.join('')));
+  const arb = fc.record({
+    mono: asciiText,
+    cuts: fc.array(fc.nat(400), { maxLength: 8 }),
+    targets: fc.array(fc.nat(5), { minLength: 1, maxLength: 8 }),
+    nFiles: fc.integer({ min: 1, max: 4 }),
+  });
+
+  it('a lossless split passes; a split that drops bytes is refused and undone (30 runs each)', async () => {
+    await fc.assert(
+      fc.asyncProperty(arb, fc.boolean(), async (sc, drop) => {
+        const plan = splitPlan(sc.mono, sc.cuts, sc.targets, sc.nFiles, drop);
+        const mutated = drop && plan.lossless.outputs.some((o) => o.pieces.some((p) => p.sourceEnd > p.sourceStart));
+        const root = tempDir('co-lossless-');
+        try {
+          await write(root, MONO, sc.mono);
+          const pre = await tree(root);
+          const r = await migrate(root, plan, { migrationId: 'm-l' }).then(
+            () => 'ok',
+            (e: { code?: string }) => e.code ?? 'error',
+          );
+          expect(r).toBe(mutated ? 'VERIFY_FAILED' : 'ok');
+          if (mutated) expect(await tree(root)).toEqual(pre);
+          else {
+            await rollback(root, 'm-l');
+            expect(await tree(root)).toEqual(pre);
+          }
+        } finally {
+          rmSync(root, { recursive: true, force: true });
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 describe('migrate and rollback on a fixed workspace', () => {
   let root: string;
   const before = new Map<string, Uint8Array>();

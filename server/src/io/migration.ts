@@ -20,9 +20,11 @@
  * CRASH_POINTS lists the names.
  */
 import { promises as fsp } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
+import { verifyLossless } from '../core/plan.js';
 import { JOURNAL_FORMAT, type Journal, type JournalOp } from '../schemas/journal.js';
 import { MigrationIdSchema, isSafeRelPath, type Manifest } from '../schemas/manifest.js';
 import { PlanSchema, type Plan } from '../schemas/plan.js';
@@ -30,7 +32,6 @@ import { backupRelPaths, backupsDir, createBackup, loadBackup, readManifest, res
 import { clearJournal, readJournal, sidecarPath, sweepSidecars, writeJournal } from './journal.js';
 import { acquireLock, processAlive, readLock } from './lock.js';
 import { assertRealInside, fsyncDir, resolveInside } from './workspace.js';
-import os from 'node:os';
 
 /** Environment variable of the fault-injection hook (tests only; see the module comment). */
 export const CRASH_ENV = 'COPILOT_ONBOARDING_CRASH_AT';
@@ -77,7 +78,10 @@ export type ProgressHook = (step: string, done: number, total: number) => void;
 
 export interface MigrateOptions {
   migrationId: string;
-  /** Runs after every written file's SHA-256 was checked; the lossless proof in production. */
+  /**
+   * Runs after every written file's SHA-256 was checked. Default: the plan's own lossless proof
+   * (core/plan.ts verifyLossless) over the original source bytes and the files on disk.
+   */
   verify?: OutputVerifier;
   onProgress?: ProgressHook;
   crashAt?: CrashHook;
@@ -457,7 +461,7 @@ export async function migrate(root: string, plan: Plan, opts: MigrateOptions): P
     let problems: string[];
     try {
       await applyOperations(root, plan, manifest, migrationId, crash, progress);
-      problems = await verifyOnDisk(root, plan, sources, opts.verify);
+      problems = await verifyOnDisk(root, plan, sources, opts.verify ?? ((s, o) => verifyLossless(plan, s, o)));
     } catch (e) {
       await undoFailed(root, manifest, journal);
       if (e instanceof OnboardingError) {
