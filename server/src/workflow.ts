@@ -25,7 +25,10 @@ export interface Recovery {
 /** Finish or undo an interrupted migration/rollback before doing anything else. */
 export async function recover(root: string): Promise<Recovery | null> {
   const r = await recoverInterrupted(root);
-  if (r.status === 'none' || r.status === 'clean') return null;
+  if (r.status === 'none') return null;
+  if (r.status === 'busy') {
+    throw new OnboardingError(ErrorCode.BUSY, r.message, { next: 'Wait for the running migration or rollback to finish, then try again.' });
+  }
   return { status: r.status, migrationId: r.migrationId ?? null, message: r.message };
 }
 

@@ -6,7 +6,8 @@ import { elicit } from '../elicit.js';
 import { updateState } from '../io/state.js';
 import { assertFresh, recover, resolvePlan } from '../workflow.js';
 import type { ToolContext } from '../context.js';
-import { guarded, refusal, success } from './result.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { guarded, refusal, success, withRecovery } from './result.js';
 import { errorShape } from './schemas.js';
 
 export const approveInput = {
@@ -36,10 +37,8 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
       outputSchema: approveOutput,
       annotations: { title: 'Approve plan', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    async ({ planId }, extra) =>
-      guarded(async () => {
-        const root = await ctx.root();
-        await recover(root);
+    async ({ planId }, extra) => {
+      const run = async (root: string): Promise<CallToolResult> => {
         const { plan } = await resolvePlan(root, planId);
         if (plan.operations.length === 0) {
           return refusal({ code: ErrorCode.NOTHING_TO_MIGRATE, message: `Plan ${plan.planId} has no operations: there is nothing to approve.`, next: 'Use overrides in onboarding_propose to move sections, or stop here.' });
@@ -98,6 +97,12 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
           comment,
           ...base,
         });
-      }),
+      };
+      return guarded(async () => {
+        const root = await ctx.root();
+        const recovery = await recover(root);
+        return withRecovery(await run(root), recovery);
+      });
+    },
   );
 }

@@ -9,7 +9,8 @@ import { updateState } from '../io/state.js';
 import { Progress } from '../progress.js';
 import { assertFresh, checkApproval, newMigrationId, recover, resolvePlan } from '../workflow.js';
 import type { ToolContext } from '../context.js';
-import { guarded, refusal, success } from './result.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { guarded, refusal, success, withRecovery } from './result.js';
 import { errorShape } from './schemas.js';
 
 export const migrateInput = {
@@ -40,10 +41,8 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
       outputSchema: migrateOutput,
       annotations: { title: 'Migrate instructions', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    async ({ planId }, extra) =>
-      guarded(async () => {
-        const root = await ctx.root();
-        await recover(root);
+    async ({ planId }, extra) => {
+      const run = async (root: string): Promise<CallToolResult> => {
         const { plan } = await resolvePlan(root, planId);
         const empty = { migrated: false, planId: plan.planId, migrationId: null, written: [], backup: null, verified: false };
         if (plan.operations.length === 0) {
@@ -121,6 +120,12 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
           outcome: res.outcome,
           trace: res.trace.path,
         });
-      }),
+      };
+      return guarded(async () => {
+        const root = await ctx.root();
+        const recovery = await recover(root);
+        return withRecovery(await run(root), recovery);
+      });
+    },
   );
 }

@@ -38,3 +38,9 @@ export async function guarded(fn: () => Promise<CallToolResult>): Promise<CallTo
     return refusal({ code: ErrorCode.INTERNAL, message: `Unexpected error: ${msg}`, next: 'Run onboarding_status to see the workspace state.' });
   }
 }
+
+/** Prepend what recovery found (an interrupted migration undone, or finished) to a result. */
+export function withRecovery(result: CallToolResult, recovery: { message: string } | null): CallToolResult {
+  if (!recovery) return result;
+  return { ...result, content: [{ type: 'text', text: `Recovery before this call: ${recovery.message}` }, ...result.content] };
+}

@@ -7,7 +7,8 @@ import { Progress } from '../progress.js';
 import { commitRollback, prepareRollback } from '../rollback-flow.js';
 import { recover } from '../workflow.js';
 import type { ToolContext } from '../context.js';
-import { guarded, refusal, success } from './result.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { guarded, refusal, success, withRecovery } from './result.js';
 import { errorShape } from './schemas.js';
 
 export const rollbackInput = {
@@ -37,10 +38,8 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
       outputSchema: rollbackOutput,
       annotations: { title: 'Roll back migration', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    async ({ migrationId }, extra) =>
-      guarded(async () => {
-        const root = await ctx.root();
-        await recover(root);
+    async ({ migrationId }, extra) => {
+      const run = async (root: string): Promise<CallToolResult> => {
         const prep = await prepareRollback(root, migrationId);
         const empty = { rolledBack: false, migrationId: prep.migrationId, restored: [], removed: [], editedSinceMigration: prep.edited };
         const res = await elicit(
@@ -83,6 +82,12 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
           'Next: onboarding_propose starts a fresh plan.',
         ];
         return success(lines.join('\n'), { ...empty, rolledBack: true, restored: done.restored, removed: done.removed, outcome: res.outcome, trace: res.trace.path });
-      }),
+      };
+      return guarded(async () => {
+        const root = await ctx.root();
+        const recovery = await recover(root);
+        return withRecovery(await run(root), recovery);
+      });
+    },
   );
 }
