@@ -70,14 +70,30 @@ function isJsWhitespaceCodePoint(cp: number): boolean {
   );
 }
 
-/** Decode one UTF-8 code point at `pos`; returns [codePoint, byteLength]. Invalid bytes decode as U+FFFD, length 1. */
-function codePointAt(src: Uint8Array, pos: number, end: number): [number, number] {
+/** Byte length of the code point decoded by the last codePointAt call (avoids allocating tuples). */
+let cpLen = 1;
+
+/** Decode one UTF-8 code point at `pos` (length in `cpLen`). Invalid bytes decode as U+FFFD, length 1. */
+function codePointAt(src: Uint8Array, pos: number, end: number): number {
   const b0 = src[pos]!;
-  if (b0 < 0x80) return [b0, 1];
-  if (b0 >= 0xc2 && b0 < 0xe0 && pos + 1 < end) return [((b0 & 0x1f) << 6) | (src[pos + 1]! & 0x3f), 2];
-  if (b0 >= 0xe0 && b0 < 0xf0 && pos + 2 < end) return [((b0 & 0x0f) << 12) | ((src[pos + 1]! & 0x3f) << 6) | (src[pos + 2]! & 0x3f), 3];
-  if (b0 >= 0xf0 && b0 < 0xf5 && pos + 3 < end) return [0x10000, 4]; // astral: never white space
-  return [0xfffd, 1];
+  if (b0 < 0x80) {
+    cpLen = 1;
+    return b0;
+  }
+  if (b0 >= 0xc2 && b0 < 0xe0 && pos + 1 < end) {
+    cpLen = 2;
+    return ((b0 & 0x1f) << 6) | (src[pos + 1]! & 0x3f);
+  }
+  if (b0 >= 0xe0 && b0 < 0xf0 && pos + 2 < end) {
+    cpLen = 3;
+    return ((b0 & 0x0f) << 12) | ((src[pos + 1]! & 0x3f) << 6) | (src[pos + 2]! & 0x3f);
+  }
+  if (b0 >= 0xf0 && b0 < 0xf5 && pos + 3 < end) {
+    cpLen = 4;
+    return 0x10000; // astral: never white space
+  }
+  cpLen = 1;
+  return 0xfffd;
 }
 
 /** Start of the last code point that ends at `end` (exclusive). */
@@ -87,20 +103,41 @@ function prevCodePointStart(src: Uint8Array, end: number, min: number): number {
   return p;
 }
 
-/** [start, end) of the range after JavaScript `.trim()` (Unicode white space), on bytes. */
-function jsTrim(src: Uint8Array, start: number, end: number): [number, number] {
+/** Result of the last jsTrim call. */
+let trimStart = 0;
+let trimEnd = 0;
+
+/** The range after JavaScript `.trim()` (Unicode white space), on bytes; result in trimStart/trimEnd. */
+function jsTrim(src: Uint8Array, start: number, end: number): void {
   while (start < end) {
-    const [cp, n] = codePointAt(src, start, end);
+    const c = src[start]!;
+    if (c < 0x80) {
+      if (c === CH_SPACE || (c >= 0x09 && c <= 0x0d)) {
+        start++;
+        continue;
+      }
+      break;
+    }
+    const cp = codePointAt(src, start, end);
     if (!isJsWhitespaceCodePoint(cp)) break;
-    start += n;
+    start += cpLen;
   }
   while (end > start) {
+    const c = src[end - 1]!;
+    if (c < 0x80) {
+      if (c === CH_SPACE || (c >= 0x09 && c <= 0x0d)) {
+        end--;
+        continue;
+      }
+      break;
+    }
     const p = prevCodePointStart(src, end, start);
-    const [cp, n] = codePointAt(src, p, end);
-    if (p + n !== end || !isJsWhitespaceCodePoint(cp)) break;
+    const cp = codePointAt(src, p, end);
+    if (p + cpLen !== end || !isJsWhitespaceCodePoint(cp)) break;
     end = p;
   }
-  return [start, end];
+  trimStart = start;
+  trimEnd = end;
 }
 
 /** markdown-it's asciiTrim: only space, tab, LF and CR are trimmed. */
@@ -278,6 +315,11 @@ class BlockScanner {
   readonly tShift: Int32Array;
   readonly sCount: Int32Array;
   readonly bsCount: Int32Array;
+  /** Start of every line (`lineCount` of them), including a last line of white space only that markdown-it leaves out. */
+  readonly starts: Int32Array;
+  readonly lineCount: number;
+  /** Number of line breaks. */
+  readonly newlines: number;
   blkIndent = 0;
   line = 0;
   lineMax: number;
@@ -289,40 +331,66 @@ class BlockScanner {
   constructor(src: Uint8Array) {
     this.src = src;
     const len = src.length;
-    let count = 1;
-    for (let p = src.indexOf(CH_LF); p >= 0; p = src.indexOf(CH_LF, p + 1)) count++;
-    this.bMarks = new Int32Array(count + 1);
-    this.eMarks = new Int32Array(count + 1);
-    this.tShift = new Int32Array(count + 1);
-    this.sCount = new Int32Array(count + 1);
-    this.bsCount = new Int32Array(count + 1);
+    // Buffer#indexOf is a memchr: much faster than a byte loop or Uint8Array#indexOf.
+    const buf = Buffer.from(src.buffer, src.byteOffset, src.byteLength);
+    // Typed arrays grown by doubling: far cheaper than pushing onto plain arrays.
+    let cap = Math.max(16, len >> 5);
+    let bMarks: Int32Array = new Int32Array(cap);
+    let eMarks: Int32Array = new Int32Array(cap);
+    let tShift: Int32Array = new Int32Array(cap);
+    let sCount: Int32Array = new Int32Array(cap);
+    let starts: Int32Array = new Int32Array(cap);
     let n = 0;
+    let lines = 0;
+    let newlines = 0;
     let pos = 0;
     while (pos < len) {
-      const nl = src.indexOf(CH_LF, pos);
-      const end = nl < 0 ? len : nl;
+      if (lines + 2 >= cap) {
+        cap *= 2;
+        const grow = (a: Int32Array): Int32Array => {
+          const x = new Int32Array(cap);
+          x.set(a);
+          return x;
+        };
+        bMarks = grow(bMarks);
+        eMarks = grow(eMarks);
+        tShift = grow(tShift);
+        sCount = grow(sCount);
+        starts = grow(starts);
+      }
+      starts[lines++] = pos;
       let p = pos;
       let offset = 0;
-      while (p < end) {
-        const c = src[p]!;
+      for (; p < len; p++) {
+        const c = src[p];
         if (c === CH_SPACE) offset++;
         else if (c === CH_TAB) offset += 4 - (offset % 4);
         else break;
-        p++;
       }
+      const nl = p >= len ? -1 : src[p] === CH_LF ? p : buf.indexOf(CH_LF, p);
+      const end = nl < 0 ? len : nl;
       // markdown-it never records a last, unterminated line made only of spaces/tabs.
       if (nl < 0 && p === end) break;
-      this.bMarks[n] = pos;
-      this.eMarks[n] = end;
-      this.tShift[n] = p - pos;
-      this.sCount[n] = offset;
+      bMarks[n] = pos;
+      eMarks[n] = end;
+      tShift[n] = p - pos;
+      sCount[n] = offset;
       n++;
       if (nl < 0) break;
+      newlines++;
       pos = nl + 1;
     }
     // the fake line after the last one
-    this.bMarks[n] = len;
-    this.eMarks[n] = len;
+    bMarks[n] = len;
+    eMarks[n] = len;
+    this.bMarks = bMarks;
+    this.eMarks = eMarks;
+    this.tShift = tShift;
+    this.sCount = sCount;
+    this.bsCount = new Int32Array(n + 1);
+    this.starts = starts;
+    this.lineCount = lines;
+    this.newlines = newlines;
     this.lineMax = n;
   }
 
@@ -490,7 +558,9 @@ class BlockScanner {
       cellStart = p + 1;
     }
 
-    const [hStart, hEnd] = jsTrim(src, this.bMarks[startLine]! + this.tShift[startLine]!, this.eMarks[startLine]!);
+    jsTrim(src, this.bMarks[startLine]! + this.tShift[startLine]!, this.eMarks[startLine]!);
+    const hStart = trimStart;
+    const hEnd = trimEnd;
     let hasPipe = false;
     for (let p = hStart; p < hEnd; p++) {
       if (src[p] === 0x7c) {
@@ -511,7 +581,9 @@ class BlockScanner {
     for (nextLine = startLine + 2; nextLine < endLine; nextLine++) {
       if (this.sCount[nextLine]! < this.blkIndent) break;
       if (this.terminatesBlockquote(nextLine, endLine)) break;
-      const [rStart, rEnd] = jsTrim(src, this.bMarks[nextLine]! + this.tShift[nextLine]!, this.eMarks[nextLine]!);
+      jsTrim(src, this.bMarks[nextLine]! + this.tShift[nextLine]!, this.eMarks[nextLine]!);
+      const rStart = trimStart;
+      const rEnd = trimEnd;
       if (rStart >= rEnd) break;
       if (this.sCount[nextLine]! - this.blkIndent >= 4) break;
       autocompletedCells += columnCount - this.rowCells(rStart, rEnd);
@@ -1074,12 +1146,12 @@ class BlockScanner {
     outer: for (let i = 0; i < labelRanges.length; i += 2) {
       const end = labelRanges[i + 1]!;
       for (let p = labelRanges[i]!; p < end; ) {
-        const [cp, n] = codePointAt(src, p, end);
+        const cp = codePointAt(src, p, end);
         if (!isJsWhitespaceCodePoint(cp)) {
           labelEmpty = false;
           break outer;
         }
-        p += n;
+        p += cpLen;
       }
     }
     if (labelEmpty) return false;
@@ -1233,49 +1305,54 @@ export function parseMarkdown(bytes: Uint8Array): ParsedMarkdown {
   const bom = size >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const bomLen = bom ? 3 : 0;
 
-  // Line starts in the raw bytes, line ending census, and a copy with CR/CRLF turned into LF
-  // (the same normalisation markdown-it applies) when the file has any CR.
-  const lineStarts: number[] = [];
-  let lf = 0;
+  // markdown-it normalises CRLF and CR to LF; so do we, in a private copy made only when the
+  // file has a CR. `crlfAt` keeps where a CRLF became one LF, to map lines back to raw bytes.
+  const raw = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let crlf = 0;
   let cr = 0;
+  const crlfAt: number[] = [];
   let src: Uint8Array;
-  if (size > 0) lineStarts.push(0);
-  const firstCr = bytes.indexOf(CH_CR, bomLen);
-  if (firstCr < 0) {
+  let i = raw.indexOf(CH_CR, bomLen);
+  if (i < 0) {
     src = bytes.subarray(bomLen);
-    for (let p = bytes.indexOf(CH_LF, bomLen); p >= 0; p = bytes.indexOf(CH_LF, p + 1)) {
-      lf++;
-      if (p + 1 < size) lineStarts.push(p + 1);
-    }
   } else {
     const out = new Uint8Array(size - bomLen);
-    let j = 0;
-    for (let i = bomLen; i < size; i++) {
-      const c = bytes[i]!;
-      if (c === CH_CR) {
-        out[j++] = CH_LF;
-        if (bytes[i + 1] === CH_LF) {
-          i++;
-          crlf++;
-        } else {
-          cr++;
-        }
-        if (i + 1 < size) lineStarts.push(i + 1);
+    out.set(bytes.subarray(bomLen, i), 0);
+    let j = i - bomLen;
+    while (i < size) {
+      // here bytes[i] is a CR
+      out[j] = CH_LF;
+      if (bytes[i + 1] === CH_LF) {
+        crlfAt.push(j);
+        crlf++;
+        i += 2;
       } else {
-        out[j++] = c;
-        if (c === CH_LF) {
-          lf++;
-          if (i + 1 < size) lineStarts.push(i + 1);
-        }
+        cr++;
+        i += 1;
       }
+      j++;
+      let next = raw.indexOf(CH_CR, i);
+      if (next < 0) next = size;
+      out.set(bytes.subarray(i, next), j);
+      j += next - i;
+      i = next;
     }
     src = out.subarray(0, j);
   }
+
+  const scanner = new BlockScanner(src);
+  const lf = scanner.newlines - crlf - cr;
   const kinds = (lf ? 1 : 0) + (crlf ? 1 : 0) + (cr ? 1 : 0);
   const lineEnding: LineEnding = kinds === 0 ? 'none' : kinds > 1 ? 'mixed' : lf ? 'lf' : crlf ? 'crlf' : 'cr';
 
-  const scanner = new BlockScanner(src);
+  // Raw byte offset of each line: the normalised start, plus the BOM, plus one per CRLF before it.
+  const lineStarts: number[] = new Array<number>(scanner.lineCount);
+  for (let k = 0, c = 0; k < scanner.lineCount; k++) {
+    const s = scanner.starts[k]!;
+    while (c < crlfAt.length && crlfAt[c]! < s) c++;
+    lineStarts[k] = k === 0 ? 0 : s + bomLen + c;
+  }
+  if (size > 0 && lineStarts.length === 0) lineStarts.push(0); // a file that is only a BOM
   const lineByteStart = (line: number): number => (line === 0 ? bomLen : line < lineStarts.length ? lineStarts[line]! : size);
 
   // YAML front matter: `---` on the first line, closed by `---` or `...` on a later line.
