@@ -193,6 +193,23 @@ describe('createBackup', () => {
     await expect(createBackup(root, { migrationId: 'm1', plan })).rejects.toBeInstanceOf(OnboardingError);
   });
 
+  it('round-trips long and non-ASCII paths (pax headers) and empty files', async () => {
+    const long = `.github/${'very-long-folder-name/'.repeat(8)}规则 🙂.md`;
+    await write(root, long, Buffer.from([0xff, 0xfe, 0x00, 0x41]), 0o755);
+    await write(root, '.github/empty.md', '');
+    const plan = await makePlan(root, [
+      { op: 'delete', path: long },
+      { op: 'modify', path: '.github/empty.md', content: 'now with content' },
+    ]);
+    const before = await tree(root);
+    const m = await createBackup(root, { migrationId: 'm3', plan });
+    expect(m.files.map((f) => f.path)).toEqual([long, '.github/empty.md']);
+    await fsp.rm(path.join(root, long));
+    await fsp.writeFile(path.join(root, '.github/empty.md'), 'x');
+    await restoreFromBackup(root, m);
+    expect(await tree(root)).toEqual(before);
+  });
+
   it('refuses an unsafe migration id', async () => {
     const plan = await standardPlan();
     await expect(createBackup(root, { migrationId: '../x', plan })).rejects.toMatchObject({ code: 'INVALID_INPUT' });

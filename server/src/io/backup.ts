@@ -209,9 +209,11 @@ export async function createBackup(
   // The backup must be readable before any write (CONTRACT §6): read the archive back from disk.
   const check = await checkArchive(await fsp.readFile(archiveAbs), manifest);
   if (!check.ok) {
-    throw new OnboardingError(ErrorCode.BACKUP_CORRUPT, `The backup just written does not read back correctly (${check.reason}). Nothing was changed.`, {
-      next: 'Check the disk (space, errors) and run onboarding_migrate again.',
-    });
+    throw new OnboardingError(
+      ErrorCode.BACKUP_CORRUPT,
+      `The backup just written does not read back as the files it was made from (${check.reason}): a file changed while it was being backed up, or the disk is failing. Nothing was changed.`,
+      { next: 'Check that nobody is editing the instruction files and that the disk has space, then run onboarding_migrate again.' },
+    );
   }
   crash('backup-verified');
   return manifest;
