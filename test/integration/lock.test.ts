@@ -5,7 +5,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, promises as fsp, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, promises as fsp, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -23,7 +23,12 @@ const sha = (b: string | Uint8Array) => createHash('sha256').update(b).digest('h
 async function builtDir(): Promise<string> {
   const fromEnv = process.env.COPILOT_ONBOARDING_DIST;
   if (fromEnv) return fromEnv;
-  const mods = ['io/migration', 'io/backup', 'io/journal', 'io/lock', 'io/workspace', 'schemas/manifest', 'schemas/journal', 'schemas/plan', 'core/errors', 'core/canonical'];
+  // Fresh = every module under core/, io/ and schemas/ has a built file at least as new as its source.
+  const mods = ['core', 'io', 'schemas'].flatMap((d) =>
+    readdirSync(path.join(REPO, 'server/src', d))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => `${d}/${f.slice(0, -3)}`),
+  );
   const fresh = mods.every((m) => {
     const js = path.join(REPO, 'dist', `${m}.js`);
     return existsSync(js) && statSync(js).mtimeMs >= statSync(path.join(REPO, 'server/src', `${m}.ts`)).mtimeMs;
