@@ -1,0 +1,281 @@
+/**
+ * Read the instruction sources of a workspace into a Snapshot (the only input of the pure
+ * core). Nothing here throws for a bad source: a file we will not read goes to `refused`
+ * with the reason, so analyze can report it and propose can refuse to plan over it.
+ *
+ * Sources (CONTRACT.md §5):
+ * - `.github/copilot-instructions.md`                     kind 'copilot-repo'
+ * - `.github/instructions/**\/*.instructions.md`           kind 'copilot-path'
+ * - AGENTS.md, CLAUDE.md, GEMINI.md, .cursorrules, .cursor/rules/*.mdc, .windsurfrules,
+ *   .clinerules (a file, or the files directly inside a `.clinerules/` folder), at the root:
+ *   kind 'other-agent', reported only.
+ *
+ * Refused: anything whose real path (symlinks followed, `.github` itself included) is
+ * outside the workspace, anything that is not a regular file, files over the size cap,
+ * binary content (a NUL byte) and invalid UTF-8.
+ */
+import { constants as fsConstants, promises as fsp, type Dirent } from 'node:fs';
+import path from 'node:path';
+import { sha256Hex } from '../core/canonical.js';
+import type { RefusedSource, Snapshot, SourceFile, SourceKind } from '../core/types.js';
+import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH } from '../core/copilot-format.js';
+import { STATE_DIR } from './workspace.js';
+
+export const DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_MAX_FILES = 200_000;
+
+/** Folders the file walk never enters. */
+const SKIP_DIRS = new Set(['.git', 'node_modules', STATE_DIR]);
+
+const OTHER_AGENT_FILES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', '.cursorrules', '.windsurfrules', '.clinerules'];
+
+export interface SnapshotOptions {
+  /** Largest source file read, in bytes (default 10 MB). */
+  maxSourceBytes?: number;
+  /** Most workspace files listed (default 200,000); the list is marked truncated beyond. */
+  maxFiles?: number;
+}
+
+interface Candidate {
+  rel: string;
+  kind: SourceKind;
+}
+
+type ReadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: string } | { ok: 'missing' };
+
+const KIND_ORDER: Record<SourceKind, number> = { 'copilot-repo': 0, 'copilot-path': 1, 'other-agent': 2 };
+
+/** Code-unit order: deterministic whatever the locale. */
+function byPath(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function isInside(realRoot: string, real: string): boolean {
+  const rel = path.relative(realRoot, real);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+function errnoOf(e: unknown): string {
+  return (e as NodeJS.ErrnoException)?.code ?? 'unknown error';
+}
+
+/** Which symlink (the file itself or one of its folders) leads out, for the message. */
+async function symlinkCulprit(root: string, rel: string): Promise<string> {
+  const parts = rel.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const sub = parts.slice(0, i).join('/');
+    try {
+      if ((await fsp.lstat(path.join(root, sub))).isSymbolicLink()) return sub;
+    } catch {
+      break;
+    }
+  }
+  return rel;
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+async function readSource(root: string, realRoot: string, rel: string, maxBytes: number): Promise<ReadResult> {
+  const abs = path.join(root, ...rel.split('/'));
+  let real: string;
+  try {
+    real = await fsp.realpath(abs);
+  } catch (e) {
+    const code = errnoOf(e);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      // A dangling symlink is a source we cannot read; a missing file is no source at all.
+      try {
+        if ((await fsp.lstat(abs)).isSymbolicLink()) return { ok: false, reason: 'it is a symlink to nothing (dangling)' };
+      } catch {
+        /* missing */
+      }
+      return { ok: 'missing' };
+    }
+    if (code === 'ELOOP') return { ok: false, reason: 'it is a symlink loop' };
+    return { ok: false, reason: `it cannot be read (${code})` };
+  }
+  if (!isInside(realRoot, real)) {
+    const culprit = await symlinkCulprit(root, rel);
+    return {
+      ok: false,
+      reason: culprit === rel ? 'it is a symlink that leads outside the workspace' : `${culprit} is a symlink that leads outside the workspace`,
+    };
+  }
+
+  // O_NONBLOCK: opening a FIFO must not hang; O_NOFOLLOW on the resolved path: no late swap to a link.
+  const flags = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOFOLLOW ?? 0);
+  let fh: fsp.FileHandle;
+  try {
+    fh = await fsp.open(real, flags);
+  } catch (e) {
+    return { ok: false, reason: `it cannot be opened (${errnoOf(e)})` };
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) return { ok: false, reason: 'it is not a regular file' };
+    if (st.size > maxBytes) return { ok: false, reason: `it is ${st.size.toLocaleString('en-US')} bytes, over the ${maxBytes.toLocaleString('en-US')}-byte limit` };
+    // Read at most maxBytes + 1 bytes, whatever fstat said: a file that grows is still capped.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const chunkSize = Math.min(maxBytes + 1, Math.max(st.size + 1, 64 * 1024));
+    for (;;) {
+      const want = Math.min(chunkSize, maxBytes + 1 - total);
+      if (want <= 0) break;
+      const chunk = Buffer.alloc(want);
+      const { bytesRead } = await fh.read(chunk, 0, want, total);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    if (total > maxBytes) return { ok: false, reason: `it is over the ${maxBytes.toLocaleString('en-US')}-byte limit` };
+    const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
+    const bytes = new Uint8Array(all.buffer, all.byteOffset, total);
+    const nul = bytes.indexOf(0);
+    if (nul >= 0) return { ok: false, reason: `it looks binary (NUL byte at offset ${nul})` };
+    try {
+      fatalUtf8.decode(bytes);
+    } catch {
+      return { ok: false, reason: 'it is not valid UTF-8' };
+    }
+    return { ok: true, bytes };
+  } catch (e) {
+    return { ok: false, reason: `it cannot be read (${errnoOf(e)})` };
+  } finally {
+    await fh.close();
+  }
+}
+
+async function readdirSafe(abs: string): Promise<Dirent[] | null> {
+  try {
+    return await fsp.readdir(abs, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Candidate `.instructions.md` files under `.github/instructions` (recursively; nested
+ * symlinked folders are not followed). The folder itself may be a symlink that stays inside.
+ */
+async function instructionCandidates(root: string, realRoot: string, refused: RefusedSource[]): Promise<Candidate[]> {
+  const top = path.join(root, ...INSTRUCTIONS_DIR.split('/'));
+  let real: string;
+  try {
+    real = await fsp.realpath(top);
+  } catch {
+    return [];
+  }
+  if (!isInside(realRoot, real)) {
+    const culprit = await symlinkCulprit(root, INSTRUCTIONS_DIR);
+    refused.push({ path: INSTRUCTIONS_DIR, kind: 'copilot-path', reason: `${culprit} is a symlink that leads outside the workspace` });
+    return [];
+  }
+  const out: Candidate[] = [];
+  const walk = async (absDir: string, relDir: string): Promise<void> => {
+    const entries = await readdirSafe(absDir);
+    if (!entries) return;
+    for (const e of entries) {
+      const rel = `${relDir}/${e.name}`;
+      if (e.isDirectory()) await walk(path.join(absDir, e.name), rel);
+      else if ((e.isFile() || e.isSymbolicLink()) && e.name.endsWith(INSTRUCTIONS_SUFFIX)) out.push({ rel, kind: 'copilot-path' });
+    }
+  };
+  await walk(top, INSTRUCTIONS_DIR);
+  return out;
+}
+
+async function otherAgentCandidates(root: string): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  for (const name of OTHER_AGENT_FILES) {
+    let st;
+    try {
+      st = await fsp.lstat(path.join(root, name));
+    } catch {
+      continue;
+    }
+    if (st.isDirectory() && name === '.clinerules') {
+      // Cline also reads every file of a `.clinerules/` folder.
+      for (const e of (await readdirSafe(path.join(root, name))) ?? []) {
+        if (e.isFile() || e.isSymbolicLink()) out.push({ rel: `${name}/${e.name}`, kind: 'other-agent' });
+      }
+    } else {
+      out.push({ rel: name, kind: 'other-agent' });
+    }
+  }
+  for (const e of (await readdirSafe(path.join(root, '.cursor', 'rules'))) ?? []) {
+    if ((e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.mdc')) out.push({ rel: `.cursor/rules/${e.name}`, kind: 'other-agent' });
+  }
+  return out;
+}
+
+/**
+ * Every workspace file as a sorted relative POSIX path. Breadth first, folders in name
+ * order, so that when the cap is hit the kept part is the same on every run; symlinked
+ * folders are not followed (a symlink to a file is listed).
+ */
+export async function listWorkspaceFiles(root: string, maxFiles: number): Promise<{ files: string[]; truncated: boolean }> {
+  const files: string[] = [];
+  let truncated = false;
+  let level: Array<{ abs: string; rel: string }> = [{ abs: root, rel: '' }];
+  const CONCURRENCY = 32;
+  while (level.length && !truncated) {
+    const listings: Array<Dirent[] | null> = new Array(level.length);
+    for (let i = 0; i < level.length; i += CONCURRENCY) {
+      const batch = level.slice(i, i + CONCURRENCY);
+      const got = await Promise.all(batch.map((d) => readdirSafe(d.abs)));
+      got.forEach((g, k) => (listings[i + k] = g));
+    }
+    const next: Array<{ abs: string; rel: string }> = [];
+    const levelFiles: string[] = [];
+    level.forEach((dir, i) => {
+      for (const e of listings[i] ?? []) {
+        const rel = dir.rel ? `${dir.rel}/${e.name}` : e.name;
+        if (e.isDirectory()) {
+          if (!SKIP_DIRS.has(e.name)) next.push({ abs: path.join(dir.abs, e.name), rel });
+        } else if (e.isFile() || e.isSymbolicLink()) {
+          levelFiles.push(rel);
+        }
+      }
+    });
+    levelFiles.sort(byPath);
+    for (const f of levelFiles) {
+      if (files.length >= maxFiles) {
+        truncated = true;
+        break;
+      }
+      files.push(f);
+    }
+    next.sort((a, b) => byPath(a.rel, b.rel));
+    level = next;
+  }
+  files.sort(byPath);
+  return { files, truncated };
+}
+
+export async function readSnapshot(root: string, opts: SnapshotOptions = {}): Promise<Snapshot> {
+  const maxBytes = opts.maxSourceBytes ?? DEFAULT_MAX_SOURCE_BYTES;
+  const maxFiles = opts.maxFiles ?? DEFAULT_MAX_FILES;
+  const realRoot = await fsp.realpath(root);
+  const refused: RefusedSource[] = [];
+
+  const candidates: Candidate[] = [{ rel: REPO_WIDE_PATH, kind: 'copilot-repo' }];
+  candidates.push(...(await instructionCandidates(root, realRoot, refused)));
+  candidates.push(...(await otherAgentCandidates(root)));
+
+  const [results, walk] = await Promise.all([
+    Promise.all(candidates.map((c) => readSource(root, realRoot, c.rel, maxBytes))),
+    listWorkspaceFiles(root, maxFiles),
+  ]);
+
+  const sources: SourceFile[] = [];
+  candidates.forEach((c, i) => {
+    const r = results[i]!;
+    if (r.ok === 'missing') return;
+    if (r.ok === false) refused.push({ path: c.rel, kind: c.kind, reason: r.reason });
+    else sources.push({ path: c.rel, kind: c.kind, bytes: r.bytes, size: r.bytes.length, sha256: sha256Hex(r.bytes) });
+  });
+  const order = (a: { kind: SourceKind; path: string }, b: { kind: SourceKind; path: string }): number => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || byPath(a.path, b.path);
+  sources.sort(order);
+  refused.sort(order);
+  return { sources, refused, files: walk.files, filesTruncated: walk.truncated };
+}
