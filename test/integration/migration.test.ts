@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../server/src/core/canonical.js';
 import { backupRelPaths, readManifest } from '../../server/src/io/backup.js';
-import { journalPath } from '../../server/src/io/journal.js';
+import { journalPath, writeJournal } from '../../server/src/io/journal.js';
 import { acquireLock } from '../../server/src/io/lock.js';
 import { editedSinceMigration, migrate, pendingRecovery, recoverInterrupted, rollback, type OutputVerifier } from '../../server/src/io/migration.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
@@ -470,6 +470,45 @@ describe('migrate and rollback on a fixed workspace', () => {
     } finally {
       await lock.release();
     }
+  });
+
+  it('recoverInterrupted leaves a migration that is running right now alone (busy)', async () => {
+    // A migration stopped mid-apply in a process that still holds the lock (this one).
+    const seen: string[] = [];
+    await expect(
+      migrate(root, plan(), {
+        migrationId: 'm1',
+        crashAt: (p) => {
+          seen.push(p);
+          if (p === 'renamed-1') throw new Error('pause here');
+        },
+      }),
+    ).rejects.toThrow();
+    expect(seen).toContain('renamed-1');
+    const pre = await tree(root);
+    await writeJournal(root, {
+      format: 'copilot-onboarding/journal@1',
+      kind: 'migrate',
+      phase: 'applying',
+      migrationId: 'm1',
+      planId: plan().planId,
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
+      ops: [],
+      createdDirs: [],
+    });
+    const lock = await acquireLock(root, { owner: 'migrate m1' });
+    try {
+      expect(await recoverInterrupted(root)).toMatchObject({ status: 'busy', migrationId: 'm1' });
+      expect(await pendingRecovery(root)).toMatch(/is running \(pid \d+/);
+      expect(await tree(root)).toEqual(pre);
+    } finally {
+      await lock.release();
+    }
+    expect(await pendingRecovery(root)).toMatch(/interrupted/);
+    expect(await recoverInterrupted(root)).toMatchObject({ status: 'rolled-back', migrationId: 'm1' });
+    expect(await pendingRecovery(root)).toBeNull();
   });
 
   it('recoverInterrupted: nothing to do, a finished journal, a corrupt journal', async () => {

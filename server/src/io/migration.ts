@@ -681,7 +681,7 @@ export async function pendingRecovery(root: string): Promise<string | null> {
   }
   if (!j) return null;
   const holder = await readLock(root).catch(() => null);
-  if (holder && holder.hostname === os.hostname() && holder.pid !== process.pid && processAlive(holder.pid)) {
+  if (holder && holder.hostname === os.hostname() && processAlive(holder.pid)) {
     return `A ${j.kind === 'migrate' ? 'migration' : 'rollback'} (${j.migrationId}) is running (pid ${holder.pid}, since ${holder.startedAt}).`;
   }
   if (j.kind === 'rollback') return `A rollback of migration ${j.migrationId} was interrupted; it will be completed at the next tool call.`;
