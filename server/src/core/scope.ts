@@ -384,7 +384,51 @@ TOPICS.forEach((t, i) => {
   for (const f of t.fences ?? []) FENCE_DICT.set(f, [...(FENCE_DICT.get(f) ?? []), i]);
 });
 
-const TOKEN_RE = /[A-Za-z0-9][A-Za-z0-9_+#.\-/]*/g;
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/**
+ * Every keyword in one regular expression, run over the lower-cased text. The alternation is
+ * written as a trie (`t(?:ypescript|sconfig)`) so that V8 decides on each character once, and
+ * anchored on `\b` so that only word starts are tried; keywords that start with a dot (`.py`)
+ * get a second, dot-gated expression. Together several times faster than splitting the text
+ * into words. Two-word keywords match any run of white space.
+ */
+const WORD_KEYWORD_RE = new RegExp(`\\b${trieSource([...DICT.keys()].filter((k) => !k.startsWith('.')))}(?![a-z0-9_#+])`, 'g');
+const DOT_KEYWORD_RE = new RegExp(`(?<![a-z0-9_#+.\\-])\\.${trieSource([...DICT.keys()].filter((k) => k.startsWith('.')).map((k) => k.slice(1)))}(?![a-z0-9_#+])`, 'g');
+
+function trieSource(keywords: readonly string[]): string {
+  interface Node {
+    end: boolean;
+    next: Map<string, Node>;
+  }
+  const root: Node = { end: false, next: new Map() };
+  for (const k of keywords) {
+    let n = root;
+    for (const ch of k) {
+      let c = n.next.get(ch);
+      if (!c) {
+        c = { end: false, next: new Map() };
+        n.next.set(ch, c);
+      }
+      n = c;
+    }
+    n.end = true;
+  }
+  const emit = (n: Node): string => {
+    const branches = [...n.next.keys()].sort(cmpStr).map((ch) => (ch === ' ' ? '\\s+' : escapeRe(ch)) + emit(n.next.get(ch)!));
+    if (!branches.length) return '';
+    const body = branches.length === 1 ? branches[0]! : `(?:${branches.join('|')})`;
+    // Greedy: the longest keyword that ends on a word boundary wins.
+    return n.end ? `(?:${body})?` : body;
+  };
+  return emit(root);
+}
+
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 export interface TopicScore {
   topic: number;
@@ -402,7 +446,8 @@ interface Mention {
 
 interface TextScan {
   scores: Map<number, TopicScore>;
-  mentions: Mention[];
+  /** Paths and globs named outside code fences (computed on first use). */
+  readonly mentions: Mention[];
 }
 
 /** Occurrences of one keyword counted at most this often: repetition of one word is not a broad signal. */
@@ -420,70 +465,65 @@ function addScore(scores: Map<number, TopicScore>, topic: number, kw: string, we
   s.score += weight;
 }
 
-function scoreTokens(prose: string, scores: Map<number, TopicScore>): void {
-  TOKEN_RE.lastIndex = 0;
-  let prev = '';
-  let prevEnd = -2;
-  for (let m = TOKEN_RE.exec(prose); m; m = TOKEN_RE.exec(prose)) {
-    let tok = m[0].toLowerCase();
-    while (tok.length > 1 && /[.\-_/]$/.test(tok)) tok = tok.slice(0, -1);
-    // `ci/cd`, `.github/workflows` and `node.js` are single tokens; `src/api/x.ts` is not a keyword.
-    let hits = DICT.get(tok);
-    let kw = tok;
-    if (!hits && m.index > 0 && prose.charCodeAt(m.index - 1) === 46 /* . */) {
-      hits = DICT.get(`.${tok}`);
-      kw = `.${tok}`;
-    }
-    if (hits) for (const h of hits) addScore(scores, h.topic, kw, h.weight);
-    else if (tok.includes('/')) {
-      // `TypeScript/React` names both; path segments (`src/api`) rarely hit the dictionary.
-      for (const part of tok.split('/')) {
-        const ph = part ? DICT.get(part) : undefined;
-        if (ph) for (const h of ph) addScore(scores, h.topic, part, h.weight);
+function scoreKeywords(prose: string, scores: Map<number, TopicScore>): void {
+  const lower = prose.toLowerCase();
+  for (const re of [WORD_KEYWORD_RE, DOT_KEYWORD_RE]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(lower); m; m = re.exec(lower)) {
+      // `\b` lets `#+.-` through; a keyword after them is part of a longer name (`my-react`, `x.go`).
+      if (m.index > 0 && re === WORD_KEYWORD_RE) {
+        const prev = lower.charCodeAt(m.index - 1);
+        if (prev === 35 || prev === 43 || prev === 46 || prev === 45) continue;
       }
+      const kw = /\s/.test(m[0]) ? m[0].replace(/\s+/g, ' ') : m[0];
+      const hits = DICT.get(kw);
+      if (hits) for (const h of hits) addScore(scores, h.topic, kw, h.weight);
     }
-    if (prevEnd === m.index - 1 && prev) {
-      const bi = `${prev} ${tok}`;
-      const bh = DICT.get(bi);
-      if (bh) for (const h of bh) addScore(scores, h.topic, bi, h.weight);
-    }
-    prev = tok;
-    prevEnd = m.index + m[0].length;
   }
 }
 
-const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})\s*([^\s`{]*)/;
+/** Lines that open or close a fence (``` or ~~~ after at most 3 spaces). */
+const FENCE_LINE_RE = /^ {0,3}(`{3,}|~{3,})([^\r\n]*)$/gm;
 
-/** Split off fenced code (its content says little about scope; its info string does). */
+/** Drop fenced code (its content says little about scope; its info string does). */
 function proseOf(text: string, scores: Map<number, TopicScore> | null): string {
   if (!text.includes('```') && !text.includes('~~~')) return text;
-  const lines = text.split(/\r\n|\r|\n/);
-  const out: string[] = [];
-  let fence: { ch: string; len: number } | null = null;
-  for (const line of lines) {
-    if (fence) {
-      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
-      if (close && close[1]![0] === fence.ch && close[1]!.length >= fence.len) fence = null;
-      continue;
-    }
-    const open = FENCE_OPEN.exec(line);
+  let out = '';
+  let pos = 0;
+  let open: { ch: string; len: number; start: number } | null = null;
+  FENCE_LINE_RE.lastIndex = 0;
+  for (let m = FENCE_LINE_RE.exec(text); m; m = FENCE_LINE_RE.exec(text)) {
+    const marker = m[1]!;
+    const rest = m[2] ?? '';
     if (open) {
-      const marker = open[1]!;
-      fence = { ch: marker[0]!, len: marker.length };
-      const info = (open[2] ?? '').toLowerCase();
-      if (scores && info) for (const t of FENCE_DICT.get(info) ?? []) addScore(scores, t, `\`\`\`${info}`, W_SECONDARY);
+      if (marker[0] === open.ch && marker.length >= open.len && rest.trim() === '') {
+        open = null;
+        pos = m.index + m[0].length;
+      }
       continue;
     }
-    out.push(line);
+    if (marker[0] === '`' && rest.includes('`')) continue; // not a fence: an inline code span
+    out += text.slice(pos, m.index);
+    open = { ch: marker[0]!, len: marker.length, start: m.index };
+    const info = rest.trim().split(/[\s{]/, 1)[0]!.toLowerCase();
+    if (scores && info) for (const t of FENCE_DICT.get(info) ?? []) addScore(scores, t, `\`\`\`${info}`, W_SECONDARY);
   }
-  return out.join('\n');
+  // An unclosed fence runs to the end.
+  if (!open) out += text.slice(pos);
+  return out;
 }
 
-const PATHY_RE = /[^\s`'"()<>[\]|;]*[/*][^\s`'"()<>[\]|;]*/g;
-const BACKTICK_RE = /`([^`\s]{1,200})`/g;
 const SAFE_GLOB = /^[\w.\-/*{},?[\]!@+]+$/;
 const EXT_GLOB = /^\*{1,2}[\w-]*\.[\w.{},-]+$/;
 const DIR_TOKEN = /^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)*\/$/;
+const BACKTICK_RE = /`([^`\s]{1,200})`/g;
+const PATH_CHAR_RE = /[/*]/g;
+
+/** Characters that end a path-like token. */
+function isStop(c: number): boolean {
+  // white space, ` ' " ( ) < > [ ] | ;
+  return c <= 32 || c === 96 || c === 39 || c === 34 || c === 40 || c === 41 || c === 60 || c === 62 || c === 91 || c === 93 || c === 124 || c === 59;
+}
 
 function normaliseGlob(raw: string): string | null {
   let g = raw.replace(/^\.\//, '').replace(/^\/+/, '');
@@ -501,9 +541,18 @@ function collectMentions(prose: string): Mention[] {
     seen.add(key);
     out.push(m);
   };
-  PATHY_RE.lastIndex = 0;
-  for (let m = PATHY_RE.exec(prose); m; m = PATHY_RE.exec(prose)) {
-    const raw = m[0].replace(/[.,:;!?]+$/, '');
+  // Tokens (runs of non-stop characters) that contain `/` or `*`, found from those characters.
+  let doneTo = -1;
+  PATH_CHAR_RE.lastIndex = 0;
+  for (let m = PATH_CHAR_RE.exec(prose); m; m = PATH_CHAR_RE.exec(prose)) {
+    if (m.index < doneTo) continue;
+    let a = m.index;
+    while (a > 0 && !isStop(prose.charCodeAt(a - 1))) a--;
+    let b = m.index + 1;
+    while (b < prose.length && !isStop(prose.charCodeAt(b))) b++;
+    doneTo = b;
+    if (out.length >= 64) break;
+    const raw = prose.slice(a, b).replace(/[.,:;!?]+$/, '');
     if (raw.length < 2 || raw.length > 200 || raw.includes('://')) continue;
     if (raw.includes('*')) {
       if (!SAFE_GLOB.test(raw)) continue;
@@ -515,14 +564,17 @@ function collectMentions(prose: string): Mention[] {
       if (d && d !== '.' && !d.split('/').includes('..')) push({ raw, kind: 'dir', value: d });
     }
   }
-  // `src/api` in backticks, without a trailing slash, may still be a directory: checked against the index later.
-  BACKTICK_RE.lastIndex = 0;
-  for (let m = BACKTICK_RE.exec(prose); m; m = BACKTICK_RE.exec(prose)) {
-    const raw = m[1]!;
-    if (raw.includes('*') || raw.endsWith('/') || raw.includes('://')) continue;
-    if (/^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)*$/.test(raw) && !raw.split('/').includes('..')) {
-      const d = raw.replace(/^\.\//, '');
-      if (d && d !== '.') push({ raw, kind: 'dir', value: d });
+  // `src/api` in backticks, without a trailing slash, may still be a directory (checked against the index later).
+  if (prose.includes('`')) {
+    BACKTICK_RE.lastIndex = 0;
+    for (let m = BACKTICK_RE.exec(prose); m; m = BACKTICK_RE.exec(prose)) {
+      const raw = m[1]!;
+      if (raw.includes('*') || raw.endsWith('/') || raw.includes('://')) continue;
+      // A single word (`strict`) is too weak: only paths (`src/api`) count without a trailing slash.
+      if (/^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)+$/.test(raw) && !raw.split('/').includes('..')) {
+        const d = raw.replace(/^\.\//, '');
+        if (d && d !== '.') push({ raw, kind: 'dir', value: d });
+      }
     }
   }
   return out;
@@ -532,8 +584,15 @@ function scan(text: string, withMentions: boolean): TextScan {
   const capped = text.length > SCAN_CAP ? text.slice(0, SCAN_CAP) : text;
   const scores = new Map<number, TopicScore>();
   const prose = proseOf(capped, scores);
-  scoreTokens(prose, scores);
-  return { scores, mentions: withMentions ? collectMentions(prose) : [] };
+  scoreKeywords(prose, scores);
+  let mentions: Mention[] | null = withMentions ? null : [];
+  return {
+    scores,
+    get mentions(): Mention[] {
+      if (!mentions) mentions = collectMentions(prose);
+      return mentions;
+    },
+  };
 }
 
 // ---------------------------------------------------------------- file index
@@ -711,9 +770,16 @@ function finish(files: readonly string[], signal: string[], globs: readonly stri
   return { applyTo: kept.globs, evidence: [...signal, ...kept.evidence] };
 }
 
+const TEST_GLOB_MEMO = new Map<string, string[]>();
 function testGlobs(families: readonly string[]): string[] {
-  const fams = families.length ? families.filter((f) => TEST_GLOBS[f]) : Object.keys(TEST_GLOBS);
-  return fams.flatMap((f) => [...(TEST_GLOBS[f] ?? [])]);
+  const key = families.join(',');
+  let out = TEST_GLOB_MEMO.get(key);
+  if (!out) {
+    const fams = families.length ? families.filter((f) => TEST_GLOBS[f]) : Object.keys(TEST_GLOBS);
+    out = fams.flatMap((f) => [...(TEST_GLOBS[f] ?? [])]);
+    if (TEST_GLOB_MEMO.size < 256) TEST_GLOB_MEMO.set(key, out);
+  }
+  return out;
 }
 
 /**
@@ -821,7 +887,8 @@ function fromHeading(
     const s = body.scores.get(i);
     if (s && s.keywords.size) signal.push(keywordEvidence(s));
   }
-  const mentionedGlobs = [...head.mentions, ...body.mentions].filter((m) => m.kind === 'glob' && !EVERYWHERE.has(m.value));
+  const needMentions = topics.some((t) => t.prefersMentioned);
+  const mentionedGlobs = needMentions ? [...head.mentions, ...body.mentions].filter((m) => m.kind === 'glob' && !EVERYWHERE.has(m.value)) : [];
   const isTests = topics.some((t) => t.id === 'tests');
   const globs: string[] = [];
   const mentionedUsed = new Set<string>();
