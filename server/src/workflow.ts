@@ -14,6 +14,7 @@ import { loadPlan, savePlan } from './io/plans.js';
 import { loadState, updateState } from './io/state.js';
 import { TraceStore, verifyChain } from './io/traces.js';
 import { recoverInterrupted } from './io/migration.js';
+import { backupRelPaths, readManifest } from './io/backup.js';
 import type { ElicitationTrace } from './schemas/trace.js';
 
 export interface Recovery {
@@ -29,7 +30,32 @@ export async function recover(root: string): Promise<Recovery | null> {
   if (r.status === 'busy') {
     throw new OnboardingError(ErrorCode.BUSY, r.message, { next: 'Wait for the running migration or rollback to finish, then try again.' });
   }
+  if (r.status === 'clean' && r.migrationId) await recordFinishedMigration(root, r.migrationId);
   return { status: r.status, migrationId: r.migrationId ?? null, message: r.message };
+}
+
+/**
+ * A migration that finished on disk but died before onboarding.json was updated: record it from
+ * its manifest so that status shows it and rollback finds it without an explicit id.
+ */
+async function recordFinishedMigration(root: string, migrationId: string): Promise<void> {
+  const manifest = await readManifest(root, migrationId);
+  const rel = backupRelPaths(migrationId);
+  await updateState(root, (s) => {
+    if (s.migrations.some((m) => m.migrationId === migrationId)) return;
+    s.status = 'migrated';
+    s.approval = null;
+    s.migrations.push({
+      migrationId,
+      planId: manifest.planId,
+      planSha256: manifest.planSha256,
+      migratedAt: manifest.createdAt,
+      backup: rel.archive,
+      manifest: rel.manifest,
+      written: manifest.written.map((w) => ({ path: w.path, op: w.op })),
+      rolledBackAt: null,
+    });
+  });
 }
 
 export async function snapshotAndAnalyze(root: string): Promise<{ snapshot: Snapshot; analysis: Analysis }> {
