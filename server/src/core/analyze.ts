@@ -1,0 +1,522 @@
+/**
+ * Snapshot -> Analysis: sections of the repository-wide file, the pattern of the workspace,
+ * problems with line numbers, existing path-specific files. Pure.
+ *
+ * Pattern, first rule that applies wins (kept conservative on purpose: the pattern only
+ * steers the narration and the defaults; every fact is also in `problems`):
+ * 1. `migrated`     at least one `.github/instructions/**\/*.instructions.md` exists (read
+ *                   or refused), with or without a repository-wide file.
+ * 2. `messy`        the repository-wide file was refused.
+ * 3. `clean`        there is no repository-wide file (nothing to split), or it holds only
+ *                   white space (front matter and BOM aside).
+ * 4. `messy`        the file has a DUPLICATE_HEADING at the split level (two sections of the
+ *                   same name), a POSSIBLE_CONTRADICTION, or an outline that skips levels
+ *                   badly (a jump of 3+ levels, e.g. H1 -> H4, or 3+ jumps of 2 levels).
+ * 5. `unstructured` it has no heading (outside its front matter).
+ * 6. `clean`        it is at most 4,000 characters, has no warning or error, and at most
+ *                   two sections at the split level: there is little to split.
+ * 7. `structured`   otherwise: headings give several sections to place.
+ *
+ * On the 33 corpus files (test/unit/analyze.test.ts) this gives no `messy` at all: none has
+ * sibling duplicates at the split level, a contradiction, or a bad level skip.
+ *
+ * Characters are Unicode code points of the decoded text (a BOM is not counted).
+ */
+import type { Analysis, ExistingInstruction, Heading, ParsedMarkdown, Pattern, Problem, Section, Snapshot, SourceFile } from './types.js';
+import { CODE_REVIEW_CHAR_LIMIT, readFrontMatter } from './copilot-format.js';
+import { lineOfOffset, parseMarkdown, splitLevel, splitSections } from './markdown.js';
+import { proposeTopicSections } from './topics.js';
+
+const utf8 = new TextDecoder('utf-8');
+
+/** Number of Unicode code points (surrogate pairs count once). */
+export function countChars(text: string): number {
+  let pairs = 0;
+  const re = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+  while (re.exec(text)) pairs++;
+  return text.length - pairs;
+}
+
+/** Lines as parseMarkdown counts them: a final line break does not open a new line. */
+function countLines(bytes: Uint8Array): number {
+  let n = 0;
+  const size = bytes.length;
+  for (let i = 0; i < size; i++) {
+    const c = bytes[i];
+    if (c === 0x0a) n++;
+    else if (c === 0x0d) {
+      n++;
+      if (bytes[i + 1] === 0x0a) i++;
+    }
+  }
+  const last = bytes[size - 1];
+  return size > 0 && last !== 0x0a && last !== 0x0d ? n + 1 : n;
+}
+
+/** 1-based line of the character at code point index `index` (or null when the text is shorter). */
+function lineOfCharIndex(text: string, index: number): number | null {
+  let line = 1;
+  let cp = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (cp === index) return line;
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) line++;
+    else if (c === 0x0d) {
+      line++;
+      if (text.charCodeAt(i + 1) === 0x0a) {
+        i++;
+        cp++;
+      }
+    } else if (c >= 0xd800 && c <= 0xdbff) i++;
+    cp++;
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------
+// Headings
+
+/** Title as compared for duplicates: case, emphasis, code marks, spacing and a final colon do not matter. */
+export function normalizeTitle(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[*_`~]/g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/[\s:：]+$/u, '')
+    .trim();
+}
+
+/**
+ * Sibling headings with the same normalised title (same level, same parent heading). At the
+ * split level they become two sections of the same name: a warning. Deeper (`### Examples`
+ * twice under one parent) it is only a style point: info.
+ */
+function duplicateHeadings(path: string, headings: readonly Heading[], splitAt: number): Problem[] {
+  // parent = index of the nearest earlier heading of a lower level (-1: the document)
+  const stack: number[] = [];
+  const groups = new Map<string, Heading[]>();
+  headings.forEach((h, i) => {
+    while (stack.length && headings[stack[stack.length - 1]!]!.level >= h.level) stack.pop();
+    const parent = stack.length ? stack[stack.length - 1]! : -1;
+    stack.push(i);
+    const title = normalizeTitle(h.text);
+    if (!title) return;
+    const key = `${parent}\u0000${h.level}\u0000${title}`;
+    const g = groups.get(key);
+    if (g) g.push(h);
+    else groups.set(key, [h]);
+  });
+  const out: Problem[] = [];
+  for (const g of groups.values()) {
+    if (g.length < 2) continue;
+    const atSplit = g[0]!.level <= splitAt;
+    out.push({
+      code: 'DUPLICATE_HEADING',
+      severity: atSplit ? 'warning' : 'info',
+      message: atSplit
+        ? `The heading "${g[0]!.text}" (level ${g[0]!.level}) appears ${g.length} times: these sections are hard to tell apart and may disagree; consider merging them.`
+        : `The heading "${g[0]!.text}" (level ${g[0]!.level}) appears ${g.length} times under the same parent heading.`,
+      path,
+      lines: g.map((h) => h.line),
+    });
+  }
+  return out;
+}
+
+function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = bytes[i];
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+function emptySections(path: string, bytes: Uint8Array, headings: readonly Heading[]): Problem[] {
+  const out: Problem[] = [];
+  headings.forEach((h, i) => {
+    const next = headings[i + 1];
+    if (next && next.level > h.level) return; // it has subsections
+    if (!isBlank(bytes, h.end, next ? next.start : bytes.length)) return;
+    out.push({
+      code: 'EMPTY_SECTION',
+      severity: 'info',
+      message: `The section "${h.text || '(empty heading)'}" has a heading and nothing under it.`,
+      path,
+      lines: [h.line],
+    });
+  });
+  return out;
+}
+
+/** Jumps deeper by 2+ levels between consecutive headings: [from, to, line]. */
+function levelSkips(headings: readonly Heading[]): Array<{ from: number; to: number; line: number }> {
+  const out: Array<{ from: number; to: number; line: number }> = [];
+  for (let i = 1; i < headings.length; i++) {
+    const a = headings[i - 1]!;
+    const b = headings[i]!;
+    if (b.level - a.level >= 2) out.push({ from: a.level, to: b.level, line: b.line });
+  }
+  return out;
+}
+
+function skipsBadly(headings: readonly Heading[]): boolean {
+  const skips = levelSkips(headings);
+  return skips.some((s) => s.to - s.from >= 3) || skips.length >= 3;
+}
+
+// ---------------------------------------------------------------------------------------
+// Possible contradictions (conservative: a warning must be worth a human's minute)
+
+/** Languages and file kinds a rule may be scoped to; a statement naming a different one is not in conflict. */
+const SCOPES: Array<[string, RegExp]> = [
+  ['js', /\b(javascript|typescript|js|ts|jsx|tsx|node(\.js)?|react|vue|angular|svelte|deno|bun)\b/],
+  ['python', /\b(python|py|django|flask|fastapi|pytest)\b/],
+  ['go', /\b(golang|go (code|files?|modules?|packages?|source))\b|\bgofmt\b|\*\.go\b/],
+  ['rust', /\b(rust|cargo|rs)\b/],
+  ['jvm', /\b(java|kotlin|scala|gradle|maven)\b/],
+  ['dotnet', /(c#|\bcsharp\b|\.net\b|\bdotnet\b|\bf#)/],
+  ['c', /(\bc\+\+|\bcpp\b|\bc\b files?|\bclang\b)/],
+  ['ruby', /\b(ruby|rails|rb)\b/],
+  ['php', /\bphp\b/],
+  ['yaml', /\b(yaml|yml)\b/],
+  ['json', /\bjson\b/],
+  ['markdown', /\b(markdown|md)\b/],
+  ['make', /\b(makefiles?|make)\b/],
+  ['shell', /\b(shell|bash|sh|zsh|powershell|ps1)\b/],
+  ['css', /\b(css|scss|sass|less|tailwind)\b/],
+  ['html', /\b(html|jsx|templates?)\b/],
+  ['sql', /\bsql\b/],
+  ['swift', /\b(swift|objective-c)\b/],
+  ['terraform', /\b(terraform|hcl)\b/],
+  ['lua', /\blua\b/],
+  ['xml', /\b(xml|xaml|csproj)\b/],
+];
+
+function scopesOf(text: string): string {
+  const t = text.toLowerCase();
+  const keys: string[] = [];
+  for (const [key, re] of SCOPES) if (re.test(t)) keys.push(key);
+  return keys.join(',');
+}
+
+interface Statement {
+  rule: string;
+  value: string;
+  line: number;
+  quote: string;
+  /** Languages named by the line, else by its section title, else ''. */
+  scope: string;
+}
+
+const HEDGE = /\b(not|almost|nearly|hardly|rarely|if|unless|when|should)\s+$/;
+
+function clip(s: string): string {
+  const t = s.trim().replace(/\s+/g, ' ');
+  return t.length > 80 ? `${t.slice(0, 77)}…` : t;
+}
+
+/** The object of an always/never statement, normalised; null when it is not short and plain. */
+function objectPhrase(raw: string): string | null {
+  const phrase = raw
+    .replace(/[*_`"“”]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^(to|be|you|we)\s+/, '');
+  const words = phrase.split(' ').filter(Boolean);
+  if (words.length < 1 || words.length > 6 || !/[a-z]/.test(phrase)) return null;
+  return words.join(' ');
+}
+
+function statementsOf(line: string, lineNo: number, sectionScope: string): Statement[] {
+  const lower = line.toLowerCase();
+  if (!/\b(always|never|tabs?|spaces?|quotes?|semicolons?|indent)/.test(lower)) return [];
+  const out: Statement[] = [];
+  const lineScope = scopesOf(lower);
+  const scope = lineScope || sectionScope;
+  const add = (rule: string, value: string, quote: string): void => {
+    out.push({ rule, value, line: lineNo, quote: clip(quote), scope });
+  };
+
+  // always X / never X, X up to the end of the clause
+  for (const m of lower.matchAll(/\b(always|never)\s+([^.;:!?()[\]\n,]+)/g)) {
+    const before = lower.slice(0, m.index);
+    if (HEDGE.test(before)) continue;
+    const obj = objectPhrase(m[2] ?? '');
+    if (obj) add(`always-never:${obj}`, m[1]!, m[0]);
+  }
+
+  const negatedBefore = (idx: number): boolean => /\b(no|not|never|don'?t|do not|avoid|instead of|rather than|without|nor)\s+(\w+\s+){0,2}$/.test(lower.slice(Math.max(0, idx - 40), idx));
+
+  // indentation: tabs vs spaces, and the width in spaces
+  const tabs = /\b(?:use|using|uses|indent(?:ed|ation)?(?: with| using)?|prefer)\s+(?:hard\s+)?tabs?\b|\btabs? (?:for|as) indentation\b|\btab[- ]indent(?:ed|ation)?\b/.exec(lower);
+  if (tabs && !negatedBefore(tabs.index)) add('indent-style', 'tabs', tabs[0]);
+  const width =
+    /\b(\d)[- ]?(?:spaces?|space)\b[^.;\n]{0,25}?\bindent/.exec(lower) ??
+    /\bindent(?:ation|ed|s)?\b[^.;\n]{0,25}?\b(\d)[- ]?(?:spaces?)\b/.exec(lower) ??
+    /\b(?:use|using|prefer)\s+(\d)\s+spaces\b/.exec(lower);
+  if (width && !negatedBefore(width.index)) {
+    add('indent-style', 'spaces', width[0]);
+    add('indent-width', width[1]!, width[0]);
+  } else {
+    const spaces = /\b(?:use|using|uses|indent(?:ed|ation)?(?: with| using)?|prefer)\s+spaces\b|\bspaces (?:for|as) indentation\b|\bspaces,? not tabs\b/.exec(lower);
+    if (spaces && !negatedBefore(spaces.index)) add('indent-style', 'spaces', spaces[0]);
+  }
+
+  // string quotes
+  const quotes = /\b(?:use|using|prefer)\s+(single|double)[- ]quot(?:es|ed|e)\b/.exec(lower);
+  if (quotes && !negatedBefore(quotes.index)) add('quotes', quotes[1]!, quotes[0]);
+
+  // semicolons
+  const semiYes = /\b(?:always\s+)?(?:use|add|include|end (?:statements|lines) with)\s+semicolons\b/.exec(lower);
+  const semiNo = /\b(?:no|omit|without|avoid|skip)\s+(?:trailing\s+)?semicolons\b/.exec(lower);
+  if (semiYes && !semiNo && !negatedBefore(semiYes.index)) add('semicolons', 'yes', semiYes[0]);
+  if (semiNo && !semiYes) add('semicolons', 'no', semiNo[0]);
+  return out;
+}
+
+/**
+ * Statements that pull in opposite directions: "always X" and "never X" for the same short
+ * X; tabs vs spaces; two indentation widths; single vs double quotes; semicolons or none.
+ * Two statements conflict only if they name the same languages (on their line, else in
+ * their section's title); lines inside code fences and front matter are not read.
+ */
+export function findContradictions(path: string, text: string, sectionTitleAtLine: (line: number) => string, firstLine = 1): Problem[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  const statements: Statement[] = [];
+  let fence: { ch: string; len: number } | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const lineNo = i + 1;
+    const line = lines[i]!;
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      if (f && f[1]![0] === fence.ch && f[1]!.length >= fence.len && /^ {0,3}[`~]+\s*$/.test(line)) fence = null;
+      continue;
+    }
+    if (f && !(f[1]![0] === '`' && line.slice(f.index + f[0].length).includes('`'))) {
+      fence = { ch: f[1]![0]!, len: f[1]!.length };
+      continue;
+    }
+    if (lineNo < firstLine || /^( {4}|\t)/.test(line)) continue;
+    statements.push(...statementsOf(line, lineNo, scopesOf(sectionTitleAtLine(lineNo))));
+  }
+
+  const out: Problem[] = [];
+  const seen = new Set<string>();
+  const byKey = new Map<string, Statement[]>();
+  for (const s of statements) {
+    const key = `${s.rule}\u0000${s.scope}`;
+    const list = byKey.get(key);
+    if (list) list.push(s);
+    else byKey.set(key, [s]);
+  }
+  for (const [key, list] of byKey) {
+    const first = list[0]!;
+    const other = list.find((s) => s.value !== first.value && s.line !== first.line);
+    if (!other || seen.has(key)) continue;
+    seen.add(key);
+    const what = first.rule.startsWith('always-never:') ? `"always" and "never" for "${first.rule.slice('always-never:'.length)}"` : first.rule === 'indent-width' ? 'two indentation widths' : first.rule === 'indent-style' ? 'tabs and spaces for indentation' : first.rule === 'quotes' ? 'single and double quotes' : 'semicolons and no semicolons';
+    out.push({
+      code: 'POSSIBLE_CONTRADICTION',
+      severity: 'warning',
+      message: `Possible contradiction, ${what}${first.scope ? ` (${first.scope})` : ''}: "${first.quote}" (line ${first.line}) vs "${other.quote}" (line ${other.line}).`,
+      path,
+      lines: [first.line, other.line],
+    });
+  }
+  return out.sort((a, b) => a.lines[0]! - b.lines[0]! || a.lines[1]! - b.lines[1]!);
+}
+
+// ---------------------------------------------------------------------------------------
+
+function frontMatterLine(text: string, key: RegExp): number {
+  const m = key.exec(text);
+  if (!m) return 1;
+  let line = 1;
+  for (let i = 0; i < m.index; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0a) line++;
+    else if (c === 0x0d && text.charCodeAt(i + 1) !== 0x0a) line++;
+  }
+  return line;
+}
+
+function pathFileProblems(src: SourceFile, text: string): { problems: Problem[]; existing: ExistingInstruction } {
+  const fm = readFrontMatter(text);
+  const problems: Problem[] = [];
+  const applyLine = frontMatterLine(text, /^applyTo[ \t]*:/m);
+  if (fm.present && fm.errors.length) {
+    problems.push({
+      code: 'INVALID_FRONT_MATTER',
+      severity: 'warning',
+      message: `The YAML front matter of ${src.path} does not parse: ${fm.errors[0]!.split('\n')[0]}.`,
+      path: src.path,
+      lines: [1],
+    });
+  }
+  if (fm.applyToShape === 'missing') {
+    problems.push({
+      code: 'MISSING_APPLY_TO',
+      severity: 'warning',
+      message: `${src.path} has no applyTo in its front matter, so Copilot never applies it to a file automatically.`,
+      path: src.path,
+      lines: [1],
+    });
+  } else if (fm.applyToShape !== 'quoted-string') {
+    const why: Record<string, string> = {
+      'alias-like': 'an unquoted value starting with `*` is a YAML alias, so strict YAML parsers reject or misread it',
+      'yaml-list': 'a YAML list is not the documented shape (one string of comma-separated globs)',
+      'unquoted-string': 'it works, but the documented shape is a quoted string',
+      other: 'the value is not a string',
+    };
+    problems.push({
+      code: 'MALFORMED_APPLY_TO',
+      severity: fm.applyToShape === 'unquoted-string' ? 'info' : 'warning',
+      message: `applyTo in ${src.path} is ${fm.applyToShape}: ${why[fm.applyToShape] ?? 'not the documented shape'}; write applyTo: "glob,glob".`,
+      path: src.path,
+      lines: [applyLine],
+    });
+  }
+  return { problems, existing: { path: src.path, applyTo: fm.applyTo, applyToShape: fm.applyToShape, description: fm.description } };
+}
+
+interface RepoAnalysis {
+  parsed: ParsedMarkdown;
+  sections: Section[];
+  problems: Problem[];
+  hasHeadings: boolean;
+  blank: boolean;
+  chars: number;
+  seriousProblems: boolean;
+  splitSectionCount: number;
+}
+
+function analyzeRepo(src: SourceFile): RepoAnalysis {
+  const bytes = src.bytes;
+  const parsed = parseMarkdown(bytes);
+  const text = utf8.decode(bytes); // drops a BOM
+  const chars = countChars(text);
+  const hasHeadings = parsed.headings.length > 0;
+  const bodyStart = parsed.frontMatter ? parsed.frontMatter.end : parsed.bom ? 3 : 0;
+  const blank = isBlank(bytes, bodyStart, bytes.length);
+  let sections: Section[] = [];
+  if (bytes.length > 0) sections = hasHeadings ? splitSections(src.path, bytes, parsed, 1) : proposeTopicSections(src.path, bytes, parsed, 1);
+
+  const problems: Problem[] = [];
+  if (chars > CODE_REVIEW_CHAR_LIMIT) {
+    const cut = lineOfCharIndex(text, CODE_REVIEW_CHAR_LIMIT);
+    problems.push({
+      code: 'REPO_WIDE_TOO_LONG',
+      severity: 'warning',
+      message: `${src.path} has ${chars.toLocaleString('en-US')} characters; Copilot code review reads only the first ${CODE_REVIEW_CHAR_LIMIT.toLocaleString('en-US')}${cut ? ` (it stops on line ${cut})` : ''}.`,
+      path: src.path,
+      lines: cut ? [cut] : [],
+    });
+  }
+  if (parsed.frontMatter) {
+    const fm = readFrontMatter(text);
+    if (fm.present && fm.errors.length) {
+      problems.push({
+        code: 'INVALID_FRONT_MATTER',
+        severity: 'warning',
+        message: `The YAML front matter of ${src.path} does not parse: ${fm.errors[0]!.split('\n')[0]}.`,
+        path: src.path,
+        lines: [1],
+      });
+    }
+  }
+  const level = splitLevel(parsed.headings);
+  const duplicates = duplicateHeadings(src.path, parsed.headings, level);
+  problems.push(...duplicates);
+  problems.push(...emptySections(src.path, bytes, parsed.headings));
+
+  // Section title in force at each line, to scope contradiction checks.
+  const cuts = parsed.headings.filter((h) => h.level === level);
+  const titleAt = (line: number): string => {
+    let title = '';
+    for (const h of cuts) {
+      if (h.line > line) break;
+      title = h.text;
+    }
+    return title;
+  };
+  const firstLine = parsed.frontMatter ? lineOfOffset(parsed.lineStarts, parsed.frontMatter.end) + (parsed.frontMatter.end >= bytes.length ? 1 : 0) : 1;
+  const contradictions = findContradictions(src.path, text, titleAt, firstLine);
+  problems.push(...contradictions);
+
+  return {
+    parsed,
+    sections,
+    problems,
+    hasHeadings,
+    blank,
+    chars,
+    seriousProblems: duplicates.some((p) => p.severity === 'warning') || contradictions.length > 0 || skipsBadly(parsed.headings),
+    splitSectionCount: cuts.length,
+  };
+}
+
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 } as const;
+
+export function analyze(snapshot: Snapshot): Analysis {
+  const repo = snapshot.sources.find((s) => s.kind === 'copilot-repo');
+  const pathSources = snapshot.sources.filter((s) => s.kind === 'copilot-path');
+  const otherSources = snapshot.sources.filter((s) => s.kind === 'other-agent');
+
+  const problems: Problem[] = [];
+  for (const r of snapshot.refused) {
+    problems.push({ code: 'SOURCE_REFUSED', severity: 'error', message: `${r.path} was not read: ${r.reason}.`, path: r.path, lines: [] });
+  }
+
+  const repoAnalysis = repo ? analyzeRepo(repo) : null;
+  if (repoAnalysis) problems.push(...repoAnalysis.problems);
+
+  const existingInstructions: ExistingInstruction[] = [];
+  const pathProblems: Problem[] = [];
+  for (const src of pathSources) {
+    const r = pathFileProblems(src, utf8.decode(src.bytes));
+    pathProblems.push(...r.problems);
+    existingInstructions.push(r.existing);
+  }
+  problems.push(...pathProblems);
+
+  const otherAgentFiles = [...otherSources.map((s) => s.path), ...snapshot.refused.filter((r) => r.kind === 'other-agent').map((r) => r.path)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (otherAgentFiles.length) {
+    problems.push({
+      code: 'OTHER_AGENT_FILES',
+      severity: 'info',
+      message: `Other agents' instruction files found (reported, not migrated): ${otherAgentFiles.join(', ')}.`,
+      path: otherAgentFiles[0]!,
+      lines: [],
+    });
+  }
+
+  const sources = snapshot.sources.map((s) => {
+    const lines = repoAnalysis && s === repo ? repoAnalysis.parsed.lineStarts.length : countLines(s.bytes);
+    const chars = repoAnalysis && s === repo ? repoAnalysis.chars : countChars(utf8.decode(s.bytes));
+    return { path: s.path, kind: s.kind, size: s.size, sha256: s.sha256, lines, chars };
+  });
+
+  const repoRefused = snapshot.refused.some((r) => r.kind === 'copilot-repo');
+  const migrated = pathSources.length > 0 || snapshot.refused.some((r) => r.kind === 'copilot-path');
+  let pattern: Pattern;
+  if (migrated) pattern = 'migrated';
+  else if (repoRefused) pattern = 'messy';
+  else if (!repoAnalysis || repoAnalysis.blank) pattern = 'clean';
+  else if (repoAnalysis.seriousProblems) pattern = 'messy';
+  else if (!repoAnalysis.hasHeadings) pattern = 'unstructured';
+  else if (
+    repoAnalysis.chars <= CODE_REVIEW_CHAR_LIMIT &&
+    repoAnalysis.splitSectionCount <= 2 &&
+    !problems.some((p) => p.severity !== 'info' && p.path === repo!.path)
+  )
+    pattern = 'clean';
+  else pattern = 'structured';
+
+  // Stable order: severity, then path, then first line.
+  const ordered = problems
+    .map((p, i) => ({ p, i }))
+    .sort((a, b) => SEVERITY_ORDER[a.p.severity] - SEVERITY_ORDER[b.p.severity] || (a.p.path < b.p.path ? -1 : a.p.path > b.p.path ? 1 : 0) || (a.p.lines[0] ?? 0) - (b.p.lines[0] ?? 0) || a.i - b.i)
+    .map((x) => x.p);
+
+  return { pattern, sources, sections: repoAnalysis?.sections ?? [], problems: ordered, existingInstructions, otherAgentFiles };
+}
