@@ -37,6 +37,8 @@ export interface Topic {
   globs: readonly string[];
   /** Globs the section itself mentions replace the defaults when they match this (tests: `*.test.ts`). */
   prefersMentioned?: RegExp;
+  /** A heading that names a variant (the CI system) narrows the globs to that variant's. */
+  variants?: ReadonlyArray<readonly [RegExp, readonly string[]]>;
 }
 
 /** Word-bounded, case-insensitive alternation (`#`, `+` and `.` count as part of a word: C#, C++, .NET). */
@@ -136,10 +138,17 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'csharp', name: 'C#', family: 'dotnet', language: true,
-    heading: words('c#', 'csharp', '\\.net', 'dotnet', 'asp\\.net', 'asp\\.net core', 'blazor', 'ef core', 'entity framework', 'wpf', 'maui'),
-    primary: ['c#', 'csharp', '.net', 'dotnet', 'asp.net', 'blazor'], secondary: ['nuget', 'csproj', '.csproj', '.cs', 'linq', 'razor'],
+    heading: words('c#', 'csharp', '\\.net', 'dotnet', 'asp\\.net', 'asp\\.net core', 'ef core', 'entity framework', 'wpf', 'maui'),
+    primary: ['c#', 'csharp', '.net', 'dotnet', 'asp.net'], secondary: ['nuget', 'csproj', '.csproj', '.cs', 'linq'],
     fences: ['cs', 'csharp', 'c#'],
-    globs: ['**/*.cs', '**/*.razor'],
+    globs: ['**/*.cs'],
+  },
+  {
+    id: 'blazor', name: 'Blazor', family: 'dotnet', language: true,
+    heading: words('blazor', 'razor', 'razor pages', 'cshtml'),
+    primary: ['blazor', 'razor'], secondary: ['.razor', '.cshtml'],
+    fences: ['razor', 'cshtml'],
+    globs: ['**/*.razor', '**/*.razor.cs', '**/*.razor.css', '**/*.cshtml', '**/*.cshtml.cs'],
   },
   {
     id: 'cpp', name: 'C/C++', family: 'c', language: true,
@@ -192,7 +201,7 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'r', name: 'R', family: 'r', language: true,
-    heading: /^\s*r\s*$|(?<![A-Za-z0-9_#+])(?:r (?:code|language|scripts?|packages?)|rmarkdown|tidyverse|quarto)(?![A-Za-z0-9_#+])/i,
+    heading: /^\s*r\s*$|(?<![A-Za-z0-9_#+])(?:r (?:code|language|programming|scripts?|packages?)|rmarkdown|tidyverse|quarto)(?![A-Za-z0-9_#+])/i,
     primary: ['tidyverse', 'ggplot2', 'rmarkdown'], secondary: ['.rmd', 'cran', 'dplyr'],
     fences: ['r'],
     globs: ['**/*.R', '**/*.r', '**/*.Rmd', '**/*.qmd'],
@@ -235,7 +244,7 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'tests', name: 'Testing', family: 'tests', language: false,
-    heading: words('tests?', 'testing', 'unit tests?', 'specs?', 'vitest', 'jest', 'pytest', 'mocha', 'junit', 'xunit', 'nunit', 'rspec', 'playwright', 'cypress', 'e2e', 'end-to-end', 'tdd', 'test coverage'),
+    heading: words('tests?', 'testing', 'unit tests?', 'spec files?', 'vitest', 'jest', 'pytest', 'mocha', 'junit', 'xunit', 'nunit', 'rspec', 'playwright', 'cypress', 'e2e', 'end-to-end', 'tdd', 'test coverage'),
     primary: ['vitest', 'jest', 'pytest', 'mocha', 'junit', 'xunit', 'nunit', 'rspec', 'playwright', 'cypress', 'phpunit', 'unit test', 'unit tests', 'test file', 'test files', 'test suite', 'test case', 'test cases', 'integration tests', 'e2e', 'tdd'],
     weak: ['test', 'tests', 'testing', 'mock', 'mocks', 'coverage', 'fixtures', 'assertions'],
     globs: [], // chosen per family, see TEST_GLOBS
@@ -259,6 +268,14 @@ export const TOPICS: readonly Topic[] = [
     weak: ['pipeline', 'workflow'],
     globs: ['.github/workflows/**', '**/.gitlab-ci.yml', '**/azure-pipelines*.yml', '.circleci/**', '**/Jenkinsfile', '.buildkite/**'],
     prefersMentioned: /workflow|pipeline|\.github\/|gitlab|circleci|jenkins/i,
+    variants: [
+      [/github/i, ['.github/workflows/**']],
+      [/gitlab/i, ['**/.gitlab-ci.yml']],
+      [/azure/i, ['**/azure-pipelines*.yml', '**/*.pipeline.yml']],
+      [/circle ?ci/i, ['.circleci/**']],
+      [/jenkins/i, ['**/Jenkinsfile']],
+      [/buildkite/i, ['.buildkite/**']],
+    ],
   },
   {
     id: 'docker', name: 'Docker', family: 'containers', language: false,
@@ -295,7 +312,7 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'copilot', name: 'Copilot customization', family: 'copilot', language: false,
-    heading: words('copilot customi[sz]ation', 'instructions? files?', '\\.instructions\\.md', 'prompt files?', '\\.prompt\\.md', 'chat ?modes?', 'custom agents?', 'agent skills?', 'skill files?'),
+    heading: words('copilot customi[sz]ation', 'instructions? files?', '\\.instructions\\.md', 'prompt files?', '\\.prompt\\.md', 'custom agents?', 'agent skills?', 'skill files?'),
     primary: ['.instructions.md', '.prompt.md', '.agent.md', 'skill.md', '.chatmode.md', 'prompt files', 'instruction files'],
     globs: ['**/*.instructions.md', '**/*.prompt.md', '**/*.agent.md', '**/*.chatmode.md', '**/SKILL.md'],
   },
@@ -848,25 +865,41 @@ export function inferScope(section: { title: string; kind: string }, text: strin
   return fromBody(body, files);
 }
 
+/** Words that may accompany a directory name in a heading ("Backend folder", "Frontend and backend"). */
+const DIR_FILLER = new Set(['directory', 'directories', 'folder', 'folders', 'dir', 'files', 'the', 'and', 'in', 'under', '&']);
+
+/**
+ * Directories a heading names: the whole heading is a directory's name ("Backend", "Azure API"
+ * for `azure_api/`), or every word of it is, apart from filler ("Frontend and backend"). A heading
+ * with any other word ("Code Components") names a concept, not a folder.
+ */
 function headingDirectories(idx: FileIndex, title: string): string[] {
   const { byName } = dirIndex(idx);
-  const names = new Set<string>();
-  const whole = normName(title);
-  if (whole) names.add(whole);
-  for (const w of title.split(/[^\p{L}\p{N}_-]+/u)) if (w.length >= 3) names.add(normName(w));
-  const out: string[] = [];
-  for (const n of names) {
-    const dirs = byName.get(n);
-    if (!dirs) continue;
+  const resolve = (name: string): string | null => {
+    const dirs = byName.get(name);
+    if (!dirs) return null;
     // Only an unambiguous directory: the shallowest one if it is alone at its depth.
     const d0 = dirs[0]!;
-    if (dirs.length > 1 && depth(dirs[1]!) === depth(d0)) continue;
+    if (dirs.length > 1 && depth(dirs[1]!) === depth(d0)) return null;
     const g = `${d0}/**`;
     const st = globStat(idx.files, g);
-    if (st.first === null || coversAlmostAll(idx.files, st.count)) continue;
+    return st.first === null || coversAlmostAll(idx.files, st.count) ? null : g;
+  };
+  const whole = normName(title);
+  const w = whole ? resolve(whole) : null;
+  if (w) return [w];
+  const words = title
+    .split(/[^\p{L}\p{N}_-]+/u)
+    .map((x) => x.toLowerCase())
+    .filter((x) => x && !DIR_FILLER.has(x));
+  if (words.length < 1 || words.length > 2) return [];
+  const out: string[] = [];
+  for (const word of words) {
+    const g = resolve(normName(word));
+    if (!g) return [];
     if (!out.includes(g)) out.push(g);
   }
-  return out.length > 2 ? [] : out;
+  return out;
 }
 
 function fromHeading(
@@ -911,16 +944,17 @@ function fromHeading(
         const tests = body.scores.get(TOPICS.indexOf(t));
         fams = [...new Set([...(tests?.keywords.keys() ?? [])].map((k) => TEST_HINTS[k]).filter((f): f is string => !!f))];
       }
+      // A named language with no test files of its own gives no scope (never another language's tests).
       let cands = testGlobs(fams).filter((g) => globStat(files, g).first !== null);
-      if (!cands.length && fams.length) cands = testGlobs([]).filter((g) => globStat(files, g).first !== null);
-      if (!cands.length) cands = TEST_DIRS.filter((g) => globStat(files, g).first !== null);
+      if (!cands.length && !fams.length) cands = TEST_DIRS.filter((g) => globStat(files, g).first !== null);
       globs.push(...cands);
       continue;
     }
     // With tests in the heading, a language only says whose tests ("Python tests" is not every .py file).
     if (isTests && t.language) continue;
     if (useMentioned(t)) continue;
-    globs.push(...t.globs);
+    const variant = t.variants?.find(([re]) => re.test(title));
+    globs.push(...(variant ? variant[1] : t.globs));
   }
   return finish(files, signal, globs, `no file matches what the ${label} names`);
 }
@@ -936,10 +970,9 @@ function fromBody(body: TextScan, files: readonly string[]): ScopeResult {
   if (total === 0) return repoWide(['no scope: no heading, path or keyword signal']);
   const ranked = [...byFamily].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const [fam, score] = ranked[0]!;
-  const second = ranked[1]?.[1] ?? 0;
   const members = [...body.scores.values()].filter((s) => TOPICS[s.topic]!.family === fam && s.score >= W_PRIMARY).sort((a, b) => a.topic - b.topic);
   const distinct = members.reduce((n, s) => n + s.keywords.size, 0);
-  if (score < 4 || score < total * 0.7 || second >= 2 || distinct < 2 || !members.length) {
+  if (score < 4 || score < total * 0.7 || distinct < 2 || !members.length) {
     const names = ranked.filter(([, v]) => v >= 2).map(([f]) => f);
     return repoWide([
       names.length > 1 ? `no scope: keywords of several topics (${names.join(', ')})` : 'no scope: no clear keyword signal (body keywords alone need a strong, repeated signal)',
@@ -960,8 +993,8 @@ function fromBody(body: TextScan, files: readonly string[]): ScopeResult {
 /**
  * Classify a block of unstructured text (a paragraph, a list item) for topic grouping.
  * Conservative: a label line (`Testing:`, `**Testing**`) naming a topic is strong; otherwise the
- * block's keywords must reach 2 (one primary keyword or two secondary ones) and be at least twice
- * any other family's.
+ * block's keywords must reach 2 (one primary keyword or two secondary ones; 3 for a block longer
+ * than 300 characters) and be at least twice any other family's.
  */
 export function classifyBlock(text: string): Topic | null {
   const capped = text.length > SCAN_CAP ? text.slice(0, SCAN_CAP) : text;
@@ -977,7 +1010,8 @@ export function classifyBlock(text: string): Topic | null {
   }
   const ranked = [...scores.values()].sort((a, b) => b.score - a.score || a.topic - b.topic);
   const top = ranked[0];
-  if (!top || top.score < W_PRIMARY) return null;
+  // A short item naming its language once is clear; a long paragraph needs more than one mention.
+  if (!top || top.score < (capped.length > 300 ? W_PRIMARY + W_SECONDARY : W_PRIMARY)) return null;
   const fam = TOPICS[top.topic]!.family;
   const other = ranked.find((s) => TOPICS[s.topic]!.family !== fam);
   if (other && other.score * 2 > top.score) return null;

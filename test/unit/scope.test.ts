@@ -1,0 +1,311 @@
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import picomatch from 'picomatch';
+import { describe, expect, it } from 'vitest';
+import { TOPICS, classifyBlock, globStat, inferScope, SCAN_CAP } from '../../server/src/core/scope.js';
+import { splitApplyTo } from '../../server/src/core/copilot-format.js';
+
+const EXAMPLE_FILES = [
+  '.github/copilot-instructions.md',
+  '.github/workflows/ci.yml',
+  'package.json',
+  'scripts/export.py',
+  'src/orders.test.ts',
+  'src/orders.ts',
+  'web/App.tsx',
+];
+
+const h = (title: string) => ({ title, kind: 'heading' });
+
+describe('EXAMPLE.md sections', () => {
+  const cases: Array<[string, string, string[] | null]> = [
+    ['TypeScript', "## TypeScript\n\n- `strict` everywhere; no `any`.\n- Prefer discriminated unions over enums.\n\n```ts\n# a comment-looking line inside a fence is not a heading\ntype Paid = { kind: 'paid'; at: Date };\n```\n\n", ['**/*.ts', '**/*.tsx']],
+    ['Testing', '## Testing\n\n- vitest; tests sit next to the code as `*.test.ts`.\n- A bug fix starts with a failing test.\n\n', ['**/*.test.ts']],
+    ['React', '## React\n\n- Function components only; hooks at the top.\n\n', ['**/*.tsx']],
+    ['Python scripts', '## Python scripts\n\n- Target Python 3.11; format with ruff.\n\n', ['**/*.py']],
+    ['CI', '## CI\n\n- Workflows pin actions by commit SHA.\n\n', ['.github/workflows/**']],
+    ['Communication', '## Communication\n\n- Answer in English, even when asked in another language.\n', null],
+  ];
+  it.each(cases)('%s', (title, text, expected) => {
+    const r = inferScope(h(title), text, EXAMPLE_FILES);
+    expect(r.applyTo).toEqual(expected);
+    if (expected) {
+      expect(r.evidence[0]).toBe(`heading "${title}"`);
+      for (const g of expected) expect(r.evidence.some((e) => e.endsWith(`exists (matches ${g})`))).toBe(true);
+    } else {
+      expect(r.evidence.join(' ')).toMatch(/no scope/);
+    }
+  });
+
+  it('evidence names what the text mentions', () => {
+    expect(inferScope(h('Testing'), cases[1]![1], EXAMPLE_FILES).evidence).toContain('mentions "*.test.ts"');
+    expect(inferScope(h('Testing'), cases[1]![1], EXAMPLE_FILES).evidence).toContain('src/orders.test.ts exists (matches **/*.test.ts)');
+    expect(inferScope(h('CI'), cases[4]![1], EXAMPLE_FILES).evidence.join(' ')).toMatch(/"workflows"/);
+  });
+
+  it('the preamble and front matter stay repository-wide whatever they say', () => {
+    const text = '# TypeScript service\n\nAll TypeScript, `*.ts` everywhere.\n';
+    expect(inferScope({ title: 'Preamble', kind: 'preamble' }, text, EXAMPLE_FILES).applyTo).toBeNull();
+    expect(inferScope({ title: 'Front matter', kind: 'frontmatter' }, text, EXAMPLE_FILES).applyTo).toBeNull();
+  });
+
+  it('CRLF and LF give the same result', () => {
+    for (const [title, text] of cases) {
+      expect(inferScope(h(title), text.replace(/\n/g, '\r\n'), EXAMPLE_FILES)).toEqual(inferScope(h(title), text, EXAMPLE_FILES));
+    }
+  });
+
+  it('is deterministic and independent of the cache', () => {
+    for (const [title, text] of cases) {
+      const a = inferScope(h(title), text, EXAMPLE_FILES);
+      const b = inferScope(h(title), text, [...EXAMPLE_FILES]);
+      expect(b).toEqual(a);
+    }
+  });
+});
+
+describe('directory and glob signals', () => {
+  const files = [
+    'crates/core/src/lib.rs',
+    'crates/cli/src/main.rs',
+    'src/pkg/azure_api/client.py',
+    'src/pkg/azure_api/models.py',
+    'src/api/routes.ts',
+    'src/gen/schema.ts',
+    'src/index.ts',
+    'backend/app.py',
+    'frontend/main.ts',
+    'README.md',
+    'docs/guide.md',
+    'package.json',
+  ];
+
+  it('a mentioned directory that exists becomes <dir>/**', () => {
+    expect(inferScope(h('Workspace members'), 'Files under crates/ follow the workspace rules.', files)).toMatchObject({ applyTo: ['crates/**'] });
+    const az = inferScope(h('Azure client'), 'Code in `azure_api/` wraps the SDK.', files);
+    expect(az.applyTo).toEqual(['src/pkg/azure_api/**']);
+    expect(az.evidence.join(' ')).toMatch(/azure_api/);
+    expect(inferScope(h('Handlers'), 'Handlers live in `src/api` and nowhere else.', files).applyTo).toEqual(['src/api/**']);
+  });
+
+  it('a directory that does not exist gives no scope', () => {
+    expect(inferScope(h('Handlers'), 'Handlers live in `lib/handlers/`.', files).applyTo).toBeNull();
+  });
+
+  it('a heading that names a directory', () => {
+    expect(inferScope(h('Backend'), '- Keep handlers thin.', files).applyTo).toEqual(['backend/**']);
+    expect(inferScope(h('Frontend and backend folders'), '- Keep handlers thin.', files).applyTo).toEqual(['frontend/**', 'backend/**']);
+    expect(inferScope(h('Azure API'), '- Retry on 429.', files).applyTo).toEqual(['src/pkg/azure_api/**']);
+    // a heading with another word names a concept, not a folder
+    expect(inferScope(h('Backend performance tricks'), '- Keep handlers thin.', files).applyTo).toBeNull();
+    expect(inferScope(h('`crates/` rules'), '- No unsafe.', files).applyTo).toEqual(['crates/**']);
+  });
+
+  it('an explicit glob in the text, kept only if it matches', () => {
+    expect(inferScope(h('Generated code'), 'Never edit `src/gen/**` by hand.', files).applyTo).toEqual(['src/gen/**']);
+    expect(inferScope(h('Generated code'), 'Never edit `out/**` by hand.', files).applyTo).toBeNull();
+  });
+
+  it('"**" and globs that cover everything stay repository-wide', () => {
+    expect(inferScope(h('Everything'), 'Applies to `**/*` and `**`.', files).applyTo).toBeNull();
+    const many = Array.from({ length: 50 }, (_, i) => `src/f${i}.ts`);
+    expect(inferScope(h('Sources'), 'Code in `src/` is ours.', many).applyTo).toBeNull();
+  });
+
+  it('an overview naming many paths stays repository-wide', () => {
+    const r = inferScope(h('Where things are'), '`src/api/`, `src/gen/`, `crates/`, `backend/`, `frontend/` and `docs/`.', files);
+    expect(r.applyTo).toBeNull();
+    expect(r.evidence.join(' ')).toMatch(/overview/);
+  });
+
+  it('emphasis and bold are not globs', () => {
+    expect(inferScope(h('Style'), '*Never* do that. **Always** do this.', ['never.ts', 'always.md']).applyTo).toBeNull();
+  });
+
+  it('paths inside code fences are not signals', () => {
+    expect(inferScope(h('Misc'), '```\ncrates/\nsrc/gen/**\n```\n', files).applyTo).toBeNull();
+  });
+});
+
+describe('keyword signals', () => {
+  const files = ['a/b.go', 'src/x.ts', 'src/x.test.ts', 'tests/test_x.py', 'x.py', 'docs/a.md', 'Dockerfile', 'infra/main.tf', 'web/a.tsx', 'web/a.css'];
+
+  it('a heading language without files stays repository-wide, saying why', () => {
+    const r = inferScope(h('Rust'), '- Use clippy.', files);
+    expect(r.applyTo).toBeNull();
+    expect(r.evidence.join(' ')).toMatch(/no file matches \*\*\/\*\.rs/);
+  });
+
+  it('several unrelated languages in the heading stay repository-wide', () => {
+    expect(inferScope(h('TypeScript, Python and Go'), '- Format everything.', files).applyTo).toBeNull();
+    expect(inferScope(h('TypeScript and React'), '- Strict.', files).applyTo).toEqual(['**/*.ts', '**/*.tsx']);
+    expect(inferScope(h('Go and Python'), '- Strict.', files).applyTo).toEqual(['**/*.py', '**/*.go']);
+  });
+
+  it('tests: language in the heading or tools in the body choose the pattern', () => {
+    expect(inferScope(h('Python tests'), '- Use fixtures.', files).applyTo).toEqual(['**/test_*.py']);
+    expect(inferScope(h('Testing'), '- We use pytest with fixtures.', files).applyTo).toEqual(['**/test_*.py']);
+    expect(inferScope(h('Testing'), '- We use vitest.', files).applyTo).toEqual(['**/*.test.ts']);
+    expect(inferScope(h('Go testing'), '- Table tests.', files).applyTo).toBeNull();
+    expect(inferScope(h('Go testing'), '- Table tests.', [...files, 'a/b_test.go']).applyTo).toEqual(['**/*_test.go']);
+  });
+
+  it('"Documentation" needs a Markdown signal; JSDoc advice stays repository-wide', () => {
+    expect(inferScope(h('Documentation'), '- Add JSDoc to every exported function.', files).applyTo).toBeNull();
+    expect(inferScope(h('Documentation'), '- Markdown files use sentence case headings.', files).applyTo).toEqual(['**/*.md']);
+    expect(inferScope(h('Docs'), '- Write `docs/*.md` pages in plain English.', files).applyTo).toEqual(['docs/*.md']);
+  });
+
+  it('a CI heading naming the system narrows to its files', () => {
+    const ci = ['.github/workflows/a.yml', 'azure-pipelines.yml', '.gitlab-ci.yml'];
+    expect(inferScope(h('CI'), '- Pin versions.', ci).applyTo).toEqual(['.github/workflows/**', '**/.gitlab-ci.yml', '**/azure-pipelines*.yml']);
+    expect(inferScope(h('Azure Pipelines'), '- Pin versions.', ci).applyTo).toEqual(['**/azure-pipelines*.yml']);
+    expect(inferScope(h('GitHub Actions'), '- Pin versions.', ci).applyTo).toEqual(['.github/workflows/**']);
+  });
+
+  it('infrastructure and styles', () => {
+    expect(inferScope(h('Docker'), '- Multi-stage builds.', files).applyTo).toEqual(['**/Dockerfile']);
+    expect(inferScope(h('Terraform'), '- Pin providers.', files).applyTo).toEqual(['**/*.tf']);
+    expect(inferScope(h('Styling'), '- Use CSS variables.', files).applyTo).toEqual(['**/*.css']);
+  });
+
+  it('body keywords alone need a strong, repeated, single-family signal', () => {
+    expect(inferScope(h('Backend services'), 'Python only. Use Django views, ruff and mypy; pytest for tests. Python 3.12.', files).applyTo).toEqual(['**/*.py']);
+    expect(inferScope(h('Backend services'), 'Written in Python.', files).applyTo).toBeNull();
+    expect(inferScope(h('Backend services'), 'Python with Django and ruff; the UI is TypeScript with React and tsconfig strict.', files).applyTo).toBeNull();
+  });
+
+  it('general headings stay repository-wide even with language words in the body', () => {
+    for (const t of ['Communication', 'General principles', 'Project overview', 'Always', 'Code review', 'Commit messages', 'Security']) {
+      expect(inferScope(h(t), 'Python Python Python, Django, ruff, mypy, pytest.', files).applyTo).toBeNull();
+    }
+  });
+
+  it('a topic section (proposed) is scoped by its topic name', () => {
+    const r = inferScope({ title: 'Python', kind: 'topic' }, '- Target Python 3.11; format with ruff.', files);
+    expect(r.applyTo).toEqual(['**/*.py']);
+    expect(r.evidence[0]).toBe('topic "Python"');
+  });
+
+  it('every topic name is recognised as a heading of that topic', () => {
+    for (const t of TOPICS) {
+      const hit = t.heading.test(t.name) || (t.headingNeedsBody?.test(t.name) ?? false);
+      expect(hit, t.name).toBe(true);
+    }
+  });
+
+  it('classifyBlock is conservative', () => {
+    expect(classifyBlock('- Target Python 3.11; format with ruff.')?.name).toBe('Python');
+    expect(classifyBlock('**Testing:** use vitest for everything')?.name).toBe('Testing');
+    expect(classifyBlock('Be concise and friendly.')).toBeNull();
+    expect(classifyBlock('TypeScript for the API and Python for scripts.')).toBeNull();
+    expect(classifyBlock('Note: use Python 3.12.')?.name).toBe('Python');
+    expect(classifyBlock(`We care about readability. ${'Keep functions small and names clear. '.repeat(8)}The build also runs a Python step.`)).toBeNull();
+  });
+});
+
+describe('cost', () => {
+  it('caps scanning and caches glob results per files array', () => {
+    const files = Array.from({ length: 20_000 }, (_, i) => `pkg${i % 100}/f${i}.${['ts', 'py', 'go', 'md'][i % 4]}`);
+    const huge = `## TypeScript\n\n${'- strict TypeScript with `src/` and `*.ts` and Python mentions.\n'.repeat(200_000)}`;
+    expect(huge.length).toBeGreaterThan(10 * SCAN_CAP);
+    const t0 = performance.now();
+    const r = inferScope(h('TypeScript'), huge, files);
+    const first = performance.now() - t0;
+    const t1 = performance.now();
+    for (let i = 0; i < 200; i++) inferScope(h('TypeScript'), huge, files);
+    const per = (performance.now() - t1) / 200;
+    expect(r.applyTo).toEqual(['**/*.ts']);
+    console.log(`inferScope on a ${(huge.length / 1e6).toFixed(1)} MB section with ${files.length} files: first ${first.toFixed(1)} ms, then ${per.toFixed(2)} ms`);
+    expect(per).toBeLessThan(50);
+    expect(globStat(files, '**/*.ts')).toEqual({ count: 5000, first: 'pkg0/f0.ts' });
+  });
+
+  it('glob fast paths agree with picomatch', () => {
+    const files = ['.ts', 'a/.ts', 'a.ts', 'a/b/c.ts', 'x.tsx', 'src', 'src/a', 'srcx/a', 'Dockerfile', 'infra/Dockerfile', 'a.test.ts', 'b/c.test.ts'];
+    for (const g of ['**/*.ts', '**/*.test.ts', 'src/**', '**/Dockerfile', 'Dockerfile', '**/*.{ts,tsx}', 'a/**/*.ts']) {
+      const m = picomatch(g, { dot: true });
+      const expected = files.filter((f) => m(f));
+      expect(globStat([...files], g), g).toEqual({ count: expected.length, first: expected[0] ?? null });
+    }
+  });
+});
+
+// ---------------------------------------------------------------- survey
+
+/** A polyglot repository: one or two files of every common kind, so human globs can match. */
+const POLYGLOT = [
+  'src/index.ts', 'src/app.tsx', 'src/util.js', 'src/comp.jsx', 'lib/x.mjs', 'src/app.component.ts', 'src/index.test.ts', 'src/util.spec.js',
+  'main.py', 'tests/test_main.py', 'pyproject.toml', 'requirements.txt', 'cmd/main.go', 'cmd/main_test.go', 'go.mod', 'src/lib.rs', 'Cargo.toml',
+  'src/main/java/App.java', 'src/test/java/AppTest.java', 'pom.xml', 'build.gradle', 'app/Main.kt', 'build.gradle.kts', 'Program.cs', 'App.csproj',
+  'Tests/ProgramTests.cs', 'Pages/Index.cshtml', 'Components/Comp.razor', 'Views/Main.xaml', 'app.rb', 'spec/app_spec.rb', 'index.php', 'main.swift',
+  'lib/main.dart', 'script.sh', 'build.ps1', 'schema.sql', 'styles.css', 'theme.scss', 'index.html', 'README.md', 'docs/guide.md', 'blog/post.mdx',
+  '.github/workflows/ci.yml', 'azure-pipelines.yml', 'Dockerfile', 'docker-compose.yml', 'infra/main.tf', 'infra/vars.tfvars', 'infra/main.bicep',
+  'k8s/deploy.yaml', 'charts/app/templates/svc.yaml', 'Makefile', 'api.proto', 'schema.graphql', 'notebook.ipynb', 'App.vue', 'Comp.svelte',
+  'main.c', 'main.cpp', 'util.h', 'CMakeLists.txt', 'package.json', 'tsconfig.json', 'host.json', 'vite.config.ts',
+  '.github/instructions/x.instructions.md', '.github/prompts/x.prompt.md', 'skills/x/SKILL.md', 'analysis.R', 'report.Rmd', 'Main.scala',
+  'lib/app.ex', 'init.lua', 'classes/A.cls', 'triggers/T.trigger', 'page.cfm', 'agent.genai.mjs', 'memory-bank/context.md', 'wp-content/plugins/x/x.php',
+  '.github/hooks/pre.json', 'manifest.xml', 'Control.pcfproj', 'report.pbix',
+];
+
+interface SurveyRow {
+  path: string;
+  applyTo: string;
+  description: string;
+  heading: string;
+}
+
+function readSurvey(): SurveyRow[] {
+  const file = path.resolve(import.meta.dirname, '../../../shared/corpus/applyto-survey.tsv');
+  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  const header = lines[0]!.split('\t');
+  const col = (name: string): number => header.indexOf(name);
+  return lines.slice(1).map((l) => {
+    const c = l.split('\t');
+    return { path: c[col('path')] ?? '', applyTo: c[col('applyTo')] ?? '', description: c[col('description')] ?? '', heading: c[col('first_heading')] ?? '' };
+  });
+}
+
+const EVERYWHERE = new Set(['', '*', '**', '**/*']);
+
+describe('survey (corpus/applyto-survey.tsv)', () => {
+  const rows = readSurvey();
+  const results = rows.map((r) => {
+    const title = r.heading || path.basename(r.path).replace(/\.instructions\.md$/, '').replace(/-/g, ' ');
+    const ours = inferScope(h(title), `${title}\n\n${r.description}`, POLYGLOT).applyTo;
+    const human = splitApplyTo(r.applyTo);
+    const humanWide = human.length === 0 || human.every((g) => EVERYWHERE.has(g));
+    const matched = (globs: string[]): Set<string> => {
+      const ms = globs.map((g) => picomatch(g, { dot: true }));
+      return new Set(POLYGLOT.filter((f) => ms.some((m) => m(f))));
+    };
+    let verdict: 'agree' | 'overlap' | 'disjoint' | 'we-scope-they-dont' | 'we-dont-they-scope';
+    if (humanWide) verdict = ours ? 'we-scope-they-dont' : 'agree';
+    else if (!ours) verdict = 'we-dont-they-scope';
+    else {
+      const a = matched(ours);
+      const b = matched(human);
+      const inter = [...a].filter((f) => b.has(f)).length;
+      verdict = inter === 0 ? 'disjoint' : [...a].every((f) => b.has(f)) ? 'agree' : 'overlap';
+    }
+    return { row: r, title, ours, verdict };
+  });
+  const count = (v: string): number => results.filter((r) => r.verdict === v).length;
+  const summary =
+    `${rows.length} rows: ${count('agree')} agree, ${count('overlap')} overlap, ${count('disjoint')} disjoint, ` +
+    `${count('we-scope-they-dont')} scoped where the human chose "**", ${count('we-dont-they-scope')} kept repo-wide where the human scoped`;
+
+  it(`runs on every row — ${summary}`, () => {
+    expect(rows.length).toBeGreaterThanOrEqual(90);
+    const lines = results.map((r) => [r.verdict, r.title, r.row.applyTo || '(none)', r.ours ? r.ours.join(',') : '(repo-wide)'].join('\t'));
+    const dir = path.join(os.tmpdir(), 'copilot-onboarding-survey');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'summary.tsv'), `${summary}\nverdict\ttitle\thuman\tours\n${lines.join('\n')}\n`);
+    console.log(`survey: ${summary} (details: ${path.join(dir, 'summary.tsv')})`);
+    // Conservative by design: a wrong scope hides instructions from files that need them, a
+    // missed one only keeps them repository-wide. Disjoint answers must stay rare.
+    expect(count('disjoint')).toBeLessThanOrEqual(Math.ceil(rows.length * 0.05));
+    expect(count('agree') + count('overlap')).toBeGreaterThanOrEqual(Math.ceil(rows.length * 0.4));
+  });
+});
