@@ -48,6 +48,7 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
   const root = resolveWorkspace(o.workspace, io);
   // Human-readable text goes to stderr with --json so stdout stays one JSON document.
   const say = (s: string) => (o.json ? io.stderr : io.stdout).write(s.endsWith('\n') ? s : `${s}\n`);
+  const refuse = (s: string) => io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
 
   const recovered = await recover(root);
   if (recovered) say(`Recovered an interrupted operation first: ${recovered.message}`);
@@ -115,7 +116,7 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
         : outcome === 'cancelled'
           ? 'Cancelled: no answer was given.'
           : 'Declined.';
-    say(`${why} Not rolled back; nothing was changed. Trace: ${trace.path}`);
+    refuse(`${why} Not rolled back; nothing was changed. Trace: ${trace.path}`);
     if (o.json) writeJson(io.stdout, { ok: false, command: 'rollback', data: { ...base, rolledBack: false, restored: [], removed: [] }, exitCode: ExitCode.REFUSED });
     throw new CliExit(ExitCode.REFUSED, why);
   }
@@ -125,7 +126,7 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
   const newlyEdited = now.edited.filter((f) => !prep.edited.includes(f));
   if (newlyEdited.length) {
     const why = `Not rolled back: ${newlyEdited.join(', ')} changed while the question was open, and those edits were not shown to you. Nothing was changed; run the command again to see the current list.`;
-    say(why);
+    refuse(why);
     if (o.json) writeJson(io.stdout, { ok: false, command: 'rollback', data: { ...base, rolledBack: false, restored: [], removed: [], editedSinceMigration: now.edited }, exitCode: ExitCode.REFUSED });
     throw new CliExit(ExitCode.REFUSED, why);
   }

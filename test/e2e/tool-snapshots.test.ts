@@ -1,0 +1,82 @@
+/**
+ * Every tool as a client sees it (tools/list), snapshotted per tool so any change to a name,
+ * description, schema or annotation shows up in review (github-mcp-server `toolsnaps`).
+ * Update deliberately with `npx vitest run test/e2e/tool-snapshots.test.ts -u`.
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, removeWorkspace, type Harness } from '../helpers/harness.js';
+
+const ALL = [
+  'onboarding_analyze',
+  'onboarding_approve',
+  'onboarding_migrate',
+  'onboarding_propose',
+  'onboarding_rollback',
+  'onboarding_status',
+  'question_ask',
+  'question_summary',
+];
+
+let h: Harness;
+let tools: Tool[];
+beforeAll(async () => {
+  // A client WITH elicitation, so question_ask is listed too.
+  h = await connect({ caps: { elicitation: {} } });
+  tools = (await h.client.listTools()).tools;
+});
+afterAll(async () => {
+  await h.close();
+  removeWorkspace(h.root);
+});
+
+const byName = (name: string) => {
+  const t = tools.find((x) => x.name === name);
+  if (!t) throw new Error(`${name} is not listed`);
+  return t;
+};
+
+describe('tools/list', () => {
+  it('lists exactly the eight tools of the contract', () => {
+    expect(tools.map((t) => t.name).sort()).toEqual(ALL);
+  });
+
+  it.each(ALL)('%s matches its snapshot', async (name) => {
+    const t = byName(name);
+    const snap = {
+      name: t.name,
+      title: t.title ?? null,
+      description: t.description ?? null,
+      inputSchema: t.inputSchema,
+      outputSchema: t.outputSchema ?? null,
+      annotations: t.annotations ?? null,
+    };
+    await expect(JSON.stringify(snap, null, 2) + '\n').toMatchFileSnapshot(`./__snapshots__/tools/${name}.json`);
+  });
+
+  it('annotations are honest: read-only tools say so, destructive tools say so', () => {
+    for (const name of ['onboarding_status', 'onboarding_analyze', 'onboarding_propose', 'question_summary']) {
+      expect(byName(name).annotations?.readOnlyHint, name).toBe(true);
+    }
+    for (const name of ['onboarding_migrate', 'onboarding_rollback']) {
+      const a = byName(name).annotations;
+      expect(a?.destructiveHint, name).toBe(true);
+      expect(a?.readOnlyHint, name).toBe(false);
+    }
+    for (const name of ['onboarding_approve', 'question_ask']) {
+      expect(byName(name).annotations?.readOnlyHint, name).toBe(false);
+    }
+    for (const t of tools) expect(t.annotations?.openWorldHint, t.name).toBe(false);
+  });
+
+  it('no gate tool has an input that could express approval', () => {
+    for (const name of ['onboarding_approve', 'onboarding_migrate', 'onboarding_rollback']) {
+      const props = Object.keys((byName(name).inputSchema.properties ?? {}) as Record<string, unknown>);
+      for (const p of props) expect(p, `${name}.${p}`).not.toMatch(/approv|confirm|accept|yes|force|risk/i);
+    }
+  });
+
+  it('every tool has an output schema', () => {
+    for (const t of tools) expect(t.outputSchema, t.name).toBeDefined();
+  });
+});
