@@ -482,21 +482,93 @@ function addScore(scores: Map<number, TopicScore>, topic: number, kw: string, we
   s.score += weight;
 }
 
-function scoreKeywords(prose: string, scores: Map<number, TopicScore>): void {
-  const lower = prose.toLowerCase();
-  for (const re of [WORD_KEYWORD_RE, DOT_KEYWORD_RE]) {
-    re.lastIndex = 0;
-    for (let m = re.exec(lower); m; m = re.exec(lower)) {
-      // `\b` lets `#+.-` through; a keyword after them is part of a longer name (`my-react`, `x.go`).
-      if (m.index > 0 && re === WORD_KEYWORD_RE) {
-        const prev = lower.charCodeAt(m.index - 1);
-        if (prev === 35 || prev === 43 || prev === 46 || prev === 45) continue;
-      }
-      const kw = /\s/.test(m[0]) ? m[0].replace(/\s+/g, ' ') : m[0];
-      const hits = DICT.get(kw);
-      if (hits) for (const h of hits) addScore(scores, h.topic, kw, h.weight);
-    }
+/**
+ * Call `cb` for every keyword occurrence in `lower`, in order of position. `lower` is lower-cased
+ * text; ASCII-compatible text such as a latin1 decoding of UTF-8 bytes works too (every keyword
+ * is ASCII), which makes string offsets byte offsets.
+ */
+export function forEachKeyword(lower: string, cb: (index: number, keyword: string) => void): void {
+  // Dotted keywords (`.py`) are rare: collect them first, then merge them into the word pass.
+  const dotAt: number[] = [];
+  const dotKw: string[] = [];
+  DOT_KEYWORD_RE.lastIndex = 0;
+  for (let m = DOT_KEYWORD_RE.exec(lower); m; m = DOT_KEYWORD_RE.exec(lower)) {
+    dotAt.push(m.index);
+    dotKw.push(m[0]);
   }
+  let d = 0;
+  WORD_KEYWORD_RE.lastIndex = 0;
+  for (let m = WORD_KEYWORD_RE.exec(lower); m; m = WORD_KEYWORD_RE.exec(lower)) {
+    // `\b` lets `#+.-` through; a keyword after them is part of a longer name (`my-react`, `x.go`).
+    if (m.index > 0) {
+      const prev = lower.charCodeAt(m.index - 1);
+      if (prev === 35 || prev === 43 || prev === 46 || prev === 45) continue;
+    }
+    while (d < dotAt.length && dotAt[d]! < m.index) cb(dotAt[d]!, dotKw[d++]!);
+    cb(m.index, /\s/.test(m[0]) ? m[0].replace(/\s+/g, ' ') : m[0]);
+  }
+  while (d < dotAt.length) cb(dotAt[d]!, dotKw[d++]!);
+}
+
+/**
+ * Keyword scores of one block at a time, without allocating per block: the topic tallies are
+ * pooled and reset between blocks (topics.ts classifies hundreds of thousands of blocks).
+ */
+export class BlockScorer {
+  private readonly scores = new Map<number, TopicScore>();
+  private readonly pool = new Map<number, TopicScore>();
+  add(keyword: string): void {
+    const hits = DICT.get(keyword);
+    if (hits) for (const h of hits) this.bump(h.topic, keyword, h.weight);
+  }
+  addFence(info: string): void {
+    for (const t of FENCE_DICT.get(info) ?? []) this.bump(t, `\`\`\`${info}`, W_SECONDARY);
+  }
+  private bump(topic: number, kw: string, weight: number): void {
+    let s = this.scores.get(topic);
+    if (!s) {
+      s = this.pool.get(topic);
+      if (s) {
+        s.score = 0;
+        s.keywords.clear();
+      } else {
+        s = { topic, score: 0, keywords: new Map() };
+        this.pool.set(topic, s);
+      }
+      this.scores.set(topic, s);
+    }
+    const n = s.keywords.get(kw) ?? 0;
+    if (n >= KW_CAP) return;
+    s.keywords.set(kw, n + 1);
+    s.score += weight;
+  }
+  get empty(): boolean {
+    return this.scores.size === 0;
+  }
+  /** The block's topic (see decideBlock), then reset for the next block. */
+  decide(length: number): Topic | null {
+    const t = this.scores.size ? decideBlock(this.scores, length) : null;
+    this.scores.clear();
+    return t;
+  }
+  reset(): void {
+    this.scores.clear();
+  }
+}
+
+/** Add one occurrence of `keyword` (as reported by forEachKeyword) to `scores`. */
+export function scoreKeyword(scores: Map<number, TopicScore>, keyword: string): void {
+  const hits = DICT.get(keyword);
+  if (hits) for (const h of hits) addScore(scores, h.topic, keyword, h.weight);
+}
+
+/** Add a fence info string (```ts) to `scores`. */
+export function scoreFenceInfo(scores: Map<number, TopicScore>, info: string): void {
+  for (const t of FENCE_DICT.get(info) ?? []) addScore(scores, t, `\`\`\`${info}`, W_SECONDARY);
+}
+
+function scoreKeywords(prose: string, scores: Map<number, TopicScore>): void {
+  forEachKeyword(prose.toLowerCase(), (_i, kw) => scoreKeyword(scores, kw));
 }
 
 /** Lines that open or close a fence (``` or ~~~ after at most 3 spaces). */
@@ -523,7 +595,7 @@ function proseOf(text: string, scores: Map<number, TopicScore> | null): string {
     out += text.slice(pos, m.index);
     open = { ch: marker[0]!, len: marker.length, start: m.index };
     const info = rest.trim().split(/[\s{]/, 1)[0]!.toLowerCase();
-    if (scores && info) for (const t of FENCE_DICT.get(info) ?? []) addScore(scores, t, `\`\`\`${info}`, W_SECONDARY);
+    if (scores && info) scoreFenceInfo(scores, info);
   }
   // An unclosed fence runs to the end.
   if (!open) out += text.slice(pos);
@@ -999,21 +1071,31 @@ function fromBody(body: TextScan, files: readonly string[]): ScopeResult {
 export function classifyBlock(text: string): Topic | null {
   const capped = text.length > SCAN_CAP ? text.slice(0, SCAN_CAP) : text;
   const firstLine = /^[^\r\n]*/.exec(capped.replace(/^\s+/, ''))?.[0] ?? '';
-  const labelMatch = /^(?:[-*+]\s+|\d{1,9}[.)]\s+)?(?:\*\*|__)?([^*_:\r\n]{1,60}?)(?:\*\*|__)?\s*:|^(?:\*\*|__)([^*_\r\n]{1,60})(?:\*\*|__)\s*$/.exec(firstLine);
-  const scores = scan(capped, false).scores;
-  if (labelMatch) {
-    const label = (labelMatch[1] ?? labelMatch[2] ?? '').trim();
-    if (label && !GENERAL_RE.test(label)) {
-      const hits = TOPICS.map((t, i) => ({ t, i })).filter(({ t }) => t.heading.test(label));
-      if (hits.length === 1 || (hits.length > 1 && new Set(hits.map((h) => h.t.family)).size === 1)) return hits[0]!.t;
-    }
-  }
-  const ranked = [...scores.values()].sort((a, b) => b.score - a.score || a.topic - b.topic);
-  const top = ranked[0];
+  return labelTopic(firstLine) ?? decideBlock(scan(capped, false).scores, capped.length);
+}
+
+const LABEL_RE = /^(?:[-*+]\s+|\d{1,9}[.)]\s+)?(?:\*\*|__)?([^*_:\r\n]{1,60}?)(?:\*\*|__)?\s*:|^(?:\*\*|__)([^*_\r\n]{1,60})(?:\*\*|__)\s*$/;
+
+/** The topic a label line names (`Testing:`, `- **Python**: …`, `**Docker**`), if exactly one family. */
+export function labelTopic(firstLine: string): Topic | null {
+  const labelMatch = LABEL_RE.exec(firstLine);
+  if (!labelMatch) return null;
+  const label = (labelMatch[1] ?? labelMatch[2] ?? '').trim();
+  if (!label || GENERAL_RE.test(label)) return null;
+  const hits = TOPICS.filter((t) => t.heading.test(label));
+  if (hits.length === 1 || (hits.length > 1 && new Set(hits.map((t) => t.family)).size === 1)) return hits[0]!;
+  return null;
+}
+
+/** Decide a block's topic from its keyword scores; `length` is the block's length (characters or bytes). */
+export function decideBlock(scores: ReadonlyMap<number, TopicScore>, length: number): Topic | null {
+  let top: TopicScore | undefined;
+  for (const s of scores.values()) if (!top || s.score > top.score || (s.score === top.score && s.topic < top.topic)) top = s;
   // A short item naming its language once is clear; a long paragraph needs more than one mention.
-  if (!top || top.score < (capped.length > 300 ? W_PRIMARY + W_SECONDARY : W_PRIMARY)) return null;
+  if (!top || top.score < (length > 300 ? W_PRIMARY + W_SECONDARY : W_PRIMARY)) return null;
   const fam = TOPICS[top.topic]!.family;
-  const other = ranked.find((s) => TOPICS[s.topic]!.family !== fam);
-  if (other && other.score * 2 > top.score) return null;
+  let other = 0;
+  for (const s of scores.values()) if (TOPICS[s.topic]!.family !== fam && s.score > other) other = s.score;
+  if (other * 2 > top.score) return null;
   return TOPICS[top.topic]!;
 }
