@@ -1,7 +1,8 @@
 /**
  * Deterministic synthetic "monolithic instructions" Markdown for benchmarks: headings at
  * three levels, paragraphs (some CJK and emoji), bullet and ordered lists, fenced code blocks
- * full of `#` lines, tables, block quotes and the odd setext heading.
+ * full of `#` lines, tables, block quotes and the odd setext heading; list items are now and
+ * then rule sentences ("Always …", "Never …", "Use 2 spaces …"), about as often as in the corpus.
  *
  *   import { makeSyntheticMonolith } from './synthetic.mjs';
  *   const text = makeSyntheticMonolith(1 << 20, 42); // ~1 MB, same bytes for the same seed
@@ -19,12 +20,17 @@ function mulberry32(seed) {
 }
 
 const WORDS = [
-  'use', 'prefer', 'always', 'never', 'tests', 'TypeScript', 'React', 'components', 'hooks', 'the', 'a', 'API', 'errors',
+  'use', 'prefer', 'tests', 'TypeScript', 'React', 'components', 'hooks', 'the', 'a', 'API', 'errors',
   'logging', 'database', 'migrations', 'CI', 'workflow', 'Python', 'ruff', 'format', 'lint', 'strict', 'mode', 'files',
   'under', '`src/`', '`*.test.ts`', 'async', 'await', 'naming', 'conventions', 'security', 'secrets', 'review', 'commit',
   'messages', 'docs', 'README', 'and', 'or', 'with', 'without', 'before', 'after', '**bold**', '_emphasis_', '[link](https://example.com)',
 ];
 const CJK = ['日本語の説明', '中文说明', '한국어 설명', '🚀', '✅', 'café'];
+/** Rule sentences as people write them (a few per section, as in the corpus). */
+const RULES = [
+  'Always run the tests before committing.', 'Never commit secrets or tokens.', 'Always use strict mode.', 'Never use `any`.',
+  'Use 2 spaces for indentation.', 'Prefer single quotes in TypeScript.', 'Always add a changelog entry.', 'Never push to main directly.',
+];
 const TOPICS = ['TypeScript', 'Testing', 'React', 'Python scripts', 'CI', 'Security', 'Database', 'API design', 'Logging', 'Docs', '日本語ガイド', 'Go services'];
 
 /** @param {number} bytesTarget @param {number} seed @returns {string} */
@@ -56,7 +62,7 @@ export function makeSyntheticMonolith(bytesTarget, seed) {
       } else if (r < 0.45) {
         const n = 2 + Math.floor(rnd() * 5);
         let s = '';
-        for (let i = 0; i < n; i++) s += `${rnd() < 0.7 ? '-' : `${i + 1}.`} ${sentence(4, 14)}\n${rnd() < 0.2 ? `  - ${sentence(3, 8)}\n` : ''}`;
+        for (let i = 0; i < n; i++) s += `${rnd() < 0.7 ? '-' : `${i + 1}.`} ${rnd() < 0.1 ? pick(RULES) : sentence(4, 14)}\n${rnd() < 0.2 ? `  - ${sentence(3, 8)}\n` : ''}`;
         push(`${s}\n`);
       } else if (r < 0.6) {
         const fence = rnd() < 0.8 ? '```' : '~~~';

@@ -191,11 +191,13 @@ const SCOPES: Array<[string, RegExp]> = [
   ['lua', /\blua\b/],
   ['xml', /\b(xml|xaml|csproj)\b/],
 ];
+/** One test that says whether any SCOPES pattern can match (most lines name no language). */
+const ANY_SCOPE = new RegExp(SCOPES.map(([, re]) => re.source).join('|'));
 
-function scopesOf(text: string): string {
-  const t = text.toLowerCase();
+function scopesOf(lower: string): string {
+  if (!ANY_SCOPE.test(lower)) return '';
   const keys: string[] = [];
-  for (const [key, re] of SCOPES) if (re.test(t)) keys.push(key);
+  for (const [key, re] of SCOPES) if (re.test(lower)) keys.push(key);
   return keys.join(',');
 }
 
@@ -217,108 +219,152 @@ function clip(s: string): string {
 
 /** The object of an always/never statement, normalised; null when it is not short and plain. */
 function objectPhrase(raw: string): string | null {
+  let tokens = 1;
+  for (let i = 0; i < raw.length; i++) if (raw.charCodeAt(i) === 0x20 && ++tokens > 12) return null; // far too long anyway
   const phrase = raw
     .replace(/[*_`"“”]/g, '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^(to|be|you|we)\s+/, '');
-  const words = phrase.split(' ').filter(Boolean);
-  if (words.length < 1 || words.length > 6 || !/[a-z]/.test(phrase)) return null;
-  return words.join(' ');
+  let words = 1;
+  for (let i = 0; i < phrase.length; i++) if (phrase.charCodeAt(i) === 0x20 && ++words > 6) return null;
+  if (!phrase || !/[a-z]/.test(phrase)) return null;
+  return phrase;
 }
 
-function statementsOf(line: string, lineNo: number, sectionScope: string): Statement[] {
-  const lower = line.toLowerCase();
-  if (!/\b(always|never|tabs?|spaces?|quotes?|semicolons?|indent)/.test(lower)) return [];
-  const out: Statement[] = [];
-  const lineScope = scopesOf(lower);
-  const scope = lineScope || sectionScope;
+/** Statements of one line (lower-cased). `scope` is computed only when a statement is found. */
+function statementsOf(lower: string, lineNo: number, scope: () => string, emit: (s: Statement) => void): void {
+  let scopeMemo: string | null = null;
   const add = (rule: string, value: string, quote: string): void => {
-    out.push({ rule, value, line: lineNo, quote: clip(quote), scope });
+    scopeMemo ??= scopesOf(lower) || scope();
+    emit({ rule, value, line: lineNo, quote, scope: scopeMemo });
   };
 
   // always X / never X, X up to the end of the clause
-  for (const m of lower.matchAll(/\b(always|never)\s+([^.;:!?()[\]\n,]+)/g)) {
-    const before = lower.slice(0, m.index);
-    if (HEDGE.test(before)) continue;
-    const obj = objectPhrase(m[2] ?? '');
-    if (obj) add(`always-never:${obj}`, m[1]!, m[0]);
+  if (lower.includes('always') || lower.includes('never')) {
+    for (const m of lower.matchAll(/\b(always|never)\s+([^.;:!?()[\]\n,]+)/g)) {
+      if (HEDGE.test(lower.slice(Math.max(0, m.index - 12), m.index))) continue;
+      const obj = objectPhrase(m[2] ?? '');
+      if (obj) add(`always-never:${obj}`, m[1]!, m[0]);
+    }
   }
 
   const negatedBefore = (idx: number): boolean => /\b(no|not|never|don'?t|do not|avoid|instead of|rather than|without|nor)\s+(\w+\s+){0,2}$/.test(lower.slice(Math.max(0, idx - 40), idx));
 
   // indentation: tabs vs spaces, and the width in spaces
-  const tabs = /\b(?:use|using|uses|indent(?:ed|ation)?(?: with| using)?|prefer)\s+(?:hard\s+)?tabs?\b|\btabs? (?:for|as) indentation\b|\btab[- ]indent(?:ed|ation)?\b/.exec(lower);
-  if (tabs && !negatedBefore(tabs.index)) add('indent-style', 'tabs', tabs[0]);
-  const width =
-    /\b(\d)[- ]?(?:spaces?|space)\b[^.;\n]{0,25}?\bindent/.exec(lower) ??
-    /\bindent(?:ation|ed|s)?\b[^.;\n]{0,25}?\b(\d)[- ]?(?:spaces?)\b/.exec(lower) ??
-    /\b(?:use|using|prefer)\s+(\d)\s+spaces\b/.exec(lower);
-  if (width && !negatedBefore(width.index)) {
-    add('indent-style', 'spaces', width[0]);
-    add('indent-width', width[1]!, width[0]);
-  } else {
-    const spaces = /\b(?:use|using|uses|indent(?:ed|ation)?(?: with| using)?|prefer)\s+spaces\b|\bspaces (?:for|as) indentation\b|\bspaces,? not tabs\b/.exec(lower);
-    if (spaces && !negatedBefore(spaces.index)) add('indent-style', 'spaces', spaces[0]);
+  if (lower.includes('tab') || lower.includes('space') || lower.includes('indent')) {
+    const tabs = /\b(?:use|using|uses|indent(?:ed|ation)?(?: with| using)?|prefer)\s+(?:hard\s+)?tabs?\b|\btabs? (?:for|as) indentation\b|\btab[- ]indent(?:ed|ation)?\b/.exec(lower);
+    if (tabs && !negatedBefore(tabs.index)) add('indent-style', 'tabs', tabs[0]);
+    const width =
+      /\b(\d)[- ]?(?:spaces?|space)\b[^.;\n]{0,25}?\bindent/.exec(lower) ??
+      /\bindent(?:ation|ed|s)?\b[^.;\n]{0,25}?\b(\d)[- ]?(?:spaces?)\b/.exec(lower) ??
+      /\b(?:use|using|prefer)\s+(\d)\s+spaces\b/.exec(lower);
+    if (width && !negatedBefore(width.index)) {
+      add('indent-style', 'spaces', width[0]);
+      add('indent-width', width[1]!, width[0]);
+    } else {
+      const spaces = /\b(?:use|using|uses|indent(?:ed|ation)?(?: with| using)?|prefer)\s+spaces\b|\bspaces (?:for|as) indentation\b|\bspaces,? not tabs\b/.exec(lower);
+      if (spaces && !negatedBefore(spaces.index)) add('indent-style', 'spaces', spaces[0]);
+    }
   }
 
   // string quotes
-  const quotes = /\b(?:use|using|prefer)\s+(single|double)[- ]quot(?:es|ed|e)\b/.exec(lower);
-  if (quotes && !negatedBefore(quotes.index)) add('quotes', quotes[1]!, quotes[0]);
+  if (lower.includes('quot')) {
+    const quotes = /\b(?:use|using|prefer)\s+(single|double)[- ]quot(?:es|ed|e)\b/.exec(lower);
+    if (quotes && !negatedBefore(quotes.index)) add('quotes', quotes[1]!, quotes[0]);
+  }
 
   // semicolons
-  const semiYes = /\b(?:always\s+)?(?:use|add|include|end (?:statements|lines) with)\s+semicolons\b/.exec(lower);
-  const semiNo = /\b(?:no|omit|without|avoid|skip)\s+(?:trailing\s+)?semicolons\b/.exec(lower);
-  if (semiYes && !semiNo && !negatedBefore(semiYes.index)) add('semicolons', 'yes', semiYes[0]);
-  if (semiNo && !semiYes) add('semicolons', 'no', semiNo[0]);
-  return out;
+  if (lower.includes('semicolon')) {
+    const semiYes = /\b(?:always\s+)?(?:use|add|include|end (?:statements|lines) with)\s+semicolons\b/.exec(lower);
+    const semiNo = /\b(?:no|omit|without|avoid|skip)\s+(?:trailing\s+)?semicolons\b/.exec(lower);
+    if (semiYes && !semiNo && !negatedBefore(semiYes.index)) add('semicolons', 'yes', semiYes[0]);
+    if (semiNo && !semiYes) add('semicolons', 'no', semiNo[0]);
+  }
 }
+
+const KEYWORDS = /\b(?:always|never|tabs?\b|spaces?\b|indent|quot|semicolon)/gi;
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/gm;
 
 /**
  * Statements that pull in opposite directions: "always X" and "never X" for the same short
  * X; tabs vs spaces; two indentation widths; single vs double quotes; semicolons or none.
  * Two statements conflict only if they name the same languages (on their line, else in
- * their section's title); lines inside code fences and front matter are not read.
+ * their section's title). Lines inside code fences or indented code, and lines before
+ * `firstLine` (front matter), are not read. One pass: only lines holding a keyword are looked at.
  */
 export function findContradictions(path: string, text: string, sectionTitleAtLine: (line: number) => string, firstLine = 1): Problem[] {
-  const lines = text.split(/\r\n|\r|\n/);
-  const statements: Statement[] = [];
-  let fence: { ch: string; len: number } | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    const lineNo = i + 1;
-    const line = lines[i]!;
-    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence) {
-      if (f && f[1]![0] === fence.ch && f[1]!.length >= fence.len && /^ {0,3}[`~]+\s*$/.test(line)) fence = null;
-      continue;
+  const norm = text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text;
+
+  // Fenced code: [start, end) string ranges, found from the (few) fence lines.
+  const fences: number[] = [];
+  let open: { ch: string; len: number; start: number } | null = null;
+  FENCE_LINE.lastIndex = 0;
+  for (let m = FENCE_LINE.exec(norm); m; m = FENCE_LINE.exec(norm)) {
+    const marker = m[1]!;
+    const rest = m[2] ?? '';
+    if (open) {
+      if (marker[0] === open.ch && marker.length >= open.len && /^[`~]*\s*$/.test(rest)) {
+        fences.push(open.start, m.index + m[0].length);
+        open = null;
+      }
+    } else if (!(marker[0] === '`' && rest.includes('`'))) {
+      open = { ch: marker[0]!, len: marker.length, start: m.index };
     }
-    if (f && !(f[1]![0] === '`' && line.slice(f.index + f[0].length).includes('`'))) {
-      fence = { ch: f[1]![0]!, len: f[1]!.length };
-      continue;
-    }
-    if (lineNo < firstLine || /^( {4}|\t)/.test(line)) continue;
-    statements.push(...statementsOf(line, lineNo, scopesOf(sectionTitleAtLine(lineNo))));
+  }
+  if (open) fences.push(open.start, norm.length);
+
+  const scopeByTitle = new Map<string, string>();
+  const firstByKey = new Map<string, Statement>();
+  const conflicts = new Map<string, [Statement, Statement]>();
+  const emit = (st: Statement): void => {
+    const key = `${st.rule}\u0000${st.scope}`;
+    const first = firstByKey.get(key);
+    if (!first) firstByKey.set(key, st);
+    else if (!conflicts.has(key) && st.value !== first.value && st.line !== first.line) conflicts.set(key, [first, st]);
+  };
+
+  let line = 1; // line number of position `counted`
+  let counted = 0;
+  let fence = 0;
+  KEYWORDS.lastIndex = 0;
+  for (let m = KEYWORDS.exec(norm); m; m = KEYWORDS.exec(norm)) {
+    const at = m.index;
+    const lineStart = norm.lastIndexOf('\n', at - 1) + 1;
+    let lineEnd = norm.indexOf('\n', at);
+    if (lineEnd < 0) lineEnd = norm.length;
+    KEYWORDS.lastIndex = lineEnd; // one visit per line
+    for (let p = norm.indexOf('\n', counted); p >= 0 && p < lineStart; p = norm.indexOf('\n', p + 1)) line++;
+    counted = lineStart;
+    while (fence < fences.length && fences[fence + 1]! <= lineStart) fence += 2;
+    if (fence < fences.length && fences[fence]! <= lineStart) continue;
+    if (line < firstLine) continue;
+    const c0 = norm.charCodeAt(lineStart);
+    if (c0 === 0x09 || norm.startsWith('    ', lineStart)) continue; // indented code (or a continuation)
+    const lineNo = line;
+    statementsOf(norm.slice(lineStart, lineEnd).toLowerCase(), lineNo, () => {
+      const title = sectionTitleAtLine(lineNo);
+      let scope = scopeByTitle.get(title);
+      if (scope === undefined) scopeByTitle.set(title, (scope = scopesOf(title.toLowerCase())));
+      return scope;
+    }, emit);
   }
 
   const out: Problem[] = [];
-  const seen = new Set<string>();
-  const byKey = new Map<string, Statement[]>();
-  for (const s of statements) {
-    const key = `${s.rule}\u0000${s.scope}`;
-    const list = byKey.get(key);
-    if (list) list.push(s);
-    else byKey.set(key, [s]);
-  }
-  for (const [key, list] of byKey) {
-    const first = list[0]!;
-    const other = list.find((s) => s.value !== first.value && s.line !== first.line);
-    if (!other || seen.has(key)) continue;
-    seen.add(key);
-    const what = first.rule.startsWith('always-never:') ? `"always" and "never" for "${first.rule.slice('always-never:'.length)}"` : first.rule === 'indent-width' ? 'two indentation widths' : first.rule === 'indent-style' ? 'tabs and spaces for indentation' : first.rule === 'quotes' ? 'single and double quotes' : 'semicolons and no semicolons';
+  for (const [first, other] of conflicts.values()) {
+    const what = first.rule.startsWith('always-never:')
+      ? `"always" and "never" for "${first.rule.slice('always-never:'.length)}"`
+      : first.rule === 'indent-width'
+        ? 'two indentation widths'
+        : first.rule === 'indent-style'
+          ? 'tabs and spaces for indentation'
+          : first.rule === 'quotes'
+            ? 'single and double quotes'
+            : 'semicolons and no semicolons';
     out.push({
       code: 'POSSIBLE_CONTRADICTION',
       severity: 'warning',
-      message: `Possible contradiction, ${what}${first.scope ? ` (${first.scope})` : ''}: "${first.quote}" (line ${first.line}) vs "${other.quote}" (line ${other.line}).`,
+      message: `Possible contradiction, ${what}${first.scope ? ` (${first.scope})` : ''}: "${clip(first.quote)}" (line ${first.line}) vs "${clip(other.quote)}" (line ${other.line}).`,
       path,
       lines: [first.line, other.line],
     });
@@ -432,12 +478,18 @@ function analyzeRepo(src: SourceFile): RepoAnalysis {
   // Section title in force at each line, to scope contradiction checks.
   const cuts = parsed.headings.filter((h) => h.level === level);
   const titleAt = (line: number): string => {
-    let title = '';
-    for (const h of cuts) {
-      if (h.line > line) break;
-      title = h.text;
+    // the last cut at or before `line` (binary search: this runs for many lines)
+    let lo = 0;
+    let hi = cuts.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (cuts[mid]!.line <= line) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
     }
-    return title;
+    return found < 0 ? '' : cuts[found]!.text;
   };
   const firstLine = parsed.frontMatter ? lineOfOffset(parsed.lineStarts, parsed.frontMatter.end) + (parsed.frontMatter.end >= bytes.length ? 1 : 0) : 1;
   const contradictions = findContradictions(src.path, text, titleAt, firstLine);
