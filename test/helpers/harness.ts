@@ -111,6 +111,9 @@ export async function connect(opts: {
   await client.connect(c);
   // Let oninitialized's enable() and its list_changed land.
   await new Promise((r) => setTimeout(r, 20));
+  // Listing tools makes the SDK client validate every structuredContent (errors included)
+  // against the tool's outputSchema, as strict clients such as the MCP Inspector do.
+  await client.listTools();
   return h;
 }
 

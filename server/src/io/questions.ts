@@ -41,8 +41,9 @@ export async function saveQuestion(root: string, entry: QuestionEntry): Promise<
       answer: valid.answer,
       trace: valid.trace,
     });
-    doc.commentBefore = ` Saved at ${valid.timestamp.replace('T', ' ').replace(/\.\d+Z$/, '')} UTC`;
-    const text = doc.toString({ defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
+    // The header is a fixed comment line; the data itself is serialised by the yaml library.
+    const header = `# Saved at ${valid.timestamp.replace('T', ' ').replace(/\.\d+Z$/, '')} UTC\n`;
+    const text = header + doc.toString({ defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
     try {
       await fsp.access(file);
       continue; // astronomically unlikely collision: pick another id
@@ -102,8 +103,8 @@ export async function summarizeQuestions(root: string, opts: { limit?: number; n
   const entries = picked.map((p) => p.entry);
   const doc = new Document({ entries: entries.map((e) => ({ timestamp: e.timestamp, question: e.question, answer: e.answer })) });
   const now = opts.now ?? new Date().toISOString();
-  doc.commentBefore = ` Question/Answer History\n Generated: ${now}\n Total Q&A Pairs: ${total}`;
-  const summary = doc.toString({ defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
+  const header = `# Question/Answer History\n# Generated: ${now}\n# Total Q&A Pairs: ${total}\n`;
+  const summary = header + doc.toString({ defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
   skipped.sort((a, b) => a.file.localeCompare(b.file));
   return { summary, count: entries.length, total, entries, skipped };
 }

@@ -100,7 +100,7 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
         const n = await narrate(
           mcp.server,
           extra,
-          { intent: 'analyze', facts: { ...facts, sections: facts.sections.slice(0, 40) }, fallback, timeoutMs: ctx.config.samplingTimeoutMs, enabled: wantNarration !== false },
+          { intent: 'analyze', facts: { ...facts, workspace: undefined, sections: facts.sections.slice(0, 40) }, fallback, timeoutMs: ctx.config.samplingTimeoutMs, enabled: wantNarration !== false },
           ctx.samplingTraces(root),
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? `.copilot-state/sampling-traces/${n.trace}` : null };

@@ -19,9 +19,11 @@ export const questionAskInput = {
 };
 
 export const questionAskOutput = {
-  answer: z.string().describe("The human's answer, verbatim."),
-  saved_to: z.string().describe('Workspace-relative path of the YAML file that stores the question and answer.'),
+  answer: z.string().nullable().describe("The human's answer, verbatim (null when there was no answer)."),
+  saved_to: z.string().nullable().describe('Workspace-relative path of the YAML file that stores the question and answer (null when nothing was saved).'),
   trace: z.string().describe('Workspace-relative path of the elicitation trace.'),
+  outcome: z.string().describe('answered | declined | cancelled | timeout | unsupported | error'),
+  error: z.object({ code: z.string(), message: z.string(), next: z.string().nullable() }).optional(),
 };
 
 /** Listed only for clients that declared elicitation (enabled in oninitialized; see server.ts). */
@@ -63,18 +65,18 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
               message: `question_ask needs a client with MCP elicitation; ${res.client.name} did not declare it.`,
               next: 'Ask the human in the chat instead.',
             },
-            { outcome: res.outcome, trace: res.trace.path },
+            { answer: null, saved_to: null, outcome: res.outcome, trace: res.trace.path },
           );
         }
         if (res.outcome !== 'answered' || res.answer === null) {
           return refusal(
             { code: 'NOT_ANSWERED', message: `No answer: ${res.reason ?? res.outcome} No question file was written.`, next: 'Do not assume an answer; ask again later or continue without it.' },
-            { outcome: res.outcome, trace: res.trace.path },
+            { answer: null, saved_to: null, outcome: res.outcome, trace: res.trace.path },
           );
         }
         // A late answer to a cancelled call is dropped by the SDK anyway; do not persist it.
         if (extra.signal.aborted) {
-          return refusal({ code: 'NOT_ANSWERED', message: 'The call was cancelled before the answer arrived; it was not saved.' }, { outcome: 'cancelled', trace: res.trace.path });
+          return refusal({ code: 'NOT_ANSWERED', message: 'The call was cancelled before the answer arrived; it was not saved.' }, { answer: null, saved_to: null, outcome: 'cancelled', trace: res.trace.path });
         }
         const saved = await saveQuestion(root, {
           timestamp: new Date().toISOString(),
@@ -82,7 +84,7 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
           answer: res.answer,
           trace: `elicitation-traces/${res.trace.file}`,
         });
-        return success(`The human answered: ${res.answer}\n(saved to ${saved})`, { answer: res.answer, saved_to: saved, trace: res.trace.path });
+        return success(`The human answered: ${res.answer}\n(saved to ${saved})`, { answer: res.answer, saved_to: saved, trace: res.trace.path, outcome: res.outcome });
       }),
   );
 }

@@ -11,11 +11,15 @@ export function success<T extends Record<string, unknown>>(text: string, structu
 
 /**
  * A refusal or failure: `isError: true`, saying why, that nothing was changed (unless
- * `changed` says otherwise), and what to do next.
+ * `nothingChanged: false`), and what to do next.
+ *
+ * `structured` must be a complete value of the tool's outputSchema (plus `error`): clients
+ * validate structuredContent against the schema even on errors (MCP Inspector, and the SDK
+ * Client once it has listed tools). Without it the result carries no structuredContent.
  */
 export function refusal(
   err: { code: string; message: string; next?: string | undefined },
-  structured: Record<string, unknown> = {},
+  structured?: Record<string, unknown>,
   opts: { nothingChanged?: boolean } = {},
 ): CallToolResult {
   const parts = [err.message.trim()];
@@ -24,7 +28,7 @@ export function refusal(
   return {
     isError: true,
     content: [{ type: 'text', text: `${err.code}: ${parts.join(' ')}` }],
-    structuredContent: { error: { code: err.code, message: err.message, next: err.next ?? null }, ...structured },
+    ...(structured ? { structuredContent: { ...structured, error: { code: err.code, message: err.message, next: err.next ?? null } } } : {}),
   };
 }
 
