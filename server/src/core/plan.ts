@@ -19,7 +19,7 @@ import { OverrideSchema } from '../schemas/plan.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, readFrontMatter, renderFrontMatter, splitApplyTo } from './copilot-format.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import { ErrorCode, OnboardingError } from './errors.js';
-import { inferScope } from './scope.js';
+import { SCAN_CAP, inferScope } from './scope.js';
 import { SLUG_RE, isReservedSlug, slugify, uniqueSlug } from './slug.js';
 
 export interface BuildPlanInput {
@@ -51,20 +51,17 @@ function invalid(message: string, next: string, details?: Record<string, unknown
 
 /** The dominant line ending of a file (ties and files without line breaks: LF). */
 export function dominantEol(bytes: Uint8Array): Eol {
+  // Native searches: a JavaScript loop over every byte costs more than the rest of the plan.
+  const buf = asBuffer(bytes);
   let lf = 0;
   let crlf = 0;
-  let cr = 0;
-  const n = bytes.length;
-  for (let i = 0; i < n; i++) {
-    const b = bytes[i];
-    if (b === 0x0a) lf++;
-    else if (b === 0x0d) {
-      if (bytes[i + 1] === 0x0a) {
-        crlf++;
-        i++;
-      } else cr++;
-    }
+  for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) {
+    if (i > 0 && buf[i - 1] === 0x0d) crlf++;
+    else lf++;
   }
+  let crAll = 0;
+  for (let i = buf.indexOf(0x0d); i >= 0; i = buf.indexOf(0x0d, i + 1)) crAll++;
+  const cr = crAll - crlf;
   if (crlf > lf && crlf >= cr) return '\r\n';
   if (cr > lf && cr > crlf) return '\r';
   return '\n';
@@ -276,9 +273,18 @@ interface Decision {
   decidedBy: 'inference' | 'override';
 }
 
+/** The text inferScope reads: scope.ts scans at most SCAN_CAP characters, i.e. at most 4 bytes each. */
 function sectionText(src: Buffer, ranges: readonly ByteRange[]): string {
-  if (ranges.length === 1) return src.toString('utf8', ranges[0]!.start, ranges[0]!.end);
-  return ranges.map((r) => src.toString('utf8', r.start, r.end)).join('');
+  const budget = SCAN_CAP * 4;
+  let out = '';
+  let used = 0;
+  for (const r of ranges) {
+    if (used >= budget) break;
+    const end = Math.min(r.end, r.start + (budget - used));
+    out += src.toString('utf8', r.start, end);
+    used += end - r.start;
+  }
+  return out;
 }
 
 /** Lower-cased slugs of `.github/instructions/<slug>.instructions.md` files that already exist. */

@@ -15,6 +15,8 @@ import type { ScopeResult } from './types.js';
 
 /** Only the first this-many characters of a section are scanned (a 10 MB section costs the same as a 64 KB one). */
 export const SCAN_CAP = 64 * 1024;
+/** When the heading names the topic, the body only adds evidence and hints: its start is enough. */
+const HIT_SCAN_CAP = 8 * 1024;
 
 export interface Topic {
   id: string;
@@ -28,6 +30,8 @@ export interface Topic {
   heading: RegExp;
   /** Heading match that counts only when the body has one of this topic's keywords too. */
   headingNeedsBody?: RegExp;
+  /** Generic nouns ("tests", "pipelines", "database"): a heading match that general words outweigh. */
+  headingWeak?: RegExp;
   /** Body keywords (lower case; two words allowed) by weight. */
   primary: readonly string[];
   secondary?: readonly string[];
@@ -222,7 +226,8 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'sql', name: 'SQL', family: 'sql', language: false,
-    heading: words('sql', 't-sql', 'postgres', 'postgresql', 'mysql', 'sqlite', 'plpgsql', 'databases?', 'database migrations?'),
+    heading: words('sql', 't-sql', 'postgres', 'postgresql', 'mysql', 'sqlite', 'plpgsql'),
+    headingWeak: words('databases?', 'database migrations?'),
     primary: ['sql', 'postgres', 'postgresql', 'mysql', 'sqlite', 't-sql'], secondary: ['.sql', 'plpgsql'],
     weak: ['migrations', 'queries'],
     fences: ['sql', 'pgsql', 'plpgsql'],
@@ -230,7 +235,8 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'css', name: 'CSS', family: 'css', language: false,
-    heading: words('css', 'scss', 'sass', 'less', 'stylesheets?', 'styling', 'tailwind', 'tailwind css', 'styled-components'),
+    heading: words('css', 'scss', 'sass', 'less', 'stylesheets?', 'tailwind', 'tailwind css', 'styled-components'),
+    headingWeak: words('styling'),
     primary: ['css', 'scss', 'sass', 'tailwind', 'stylesheet', 'stylesheets'], secondary: ['.css', '.scss', 'styled-components'],
     fences: ['css', 'scss', 'sass', 'less'],
     globs: ['**/*.css', '**/*.scss', '**/*.sass', '**/*.less'],
@@ -244,7 +250,8 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'tests', name: 'Testing', family: 'tests', language: false,
-    heading: words('tests?', 'testing', 'unit tests?', 'spec files?', 'vitest', 'jest', 'pytest', 'mocha', 'junit', 'xunit', 'nunit', 'rspec', 'playwright', 'cypress', 'e2e', 'end-to-end', 'tdd', 'test coverage'),
+    heading: words('vitest', 'jest', 'pytest', 'mocha', 'junit', 'xunit', 'nunit', 'rspec', 'playwright', 'cypress', 'e2e', 'end-to-end', 'tdd'),
+    headingWeak: words('tests?', 'testing', 'unit tests?', 'spec files?', 'test coverage'),
     primary: ['vitest', 'jest', 'pytest', 'mocha', 'junit', 'xunit', 'nunit', 'rspec', 'playwright', 'cypress', 'phpunit', 'unit test', 'unit tests', 'test file', 'test files', 'test suite', 'test case', 'test cases', 'integration tests', 'e2e', 'tdd'],
     weak: ['test', 'tests', 'testing', 'mock', 'mocks', 'coverage', 'fixtures', 'assertions'],
     globs: [], // chosen per family, see TEST_GLOBS
@@ -262,7 +269,8 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'ci', name: 'CI', family: 'ci', language: false,
-    heading: words('ci', 'ci/cd', 'cicd', 'continuous integration', 'continuous delivery', 'continuous deployment', 'github actions', 'actions workflows?', 'github workflows?', 'gitlab ci', 'azure pipelines', 'azure devops pipelines?', 'pipelines', 'build pipelines?', 'jenkins', 'circleci'),
+    heading: words('ci/cd', 'cicd', 'continuous integration', 'continuous delivery', 'continuous deployment', 'github actions', 'actions workflows?', 'github workflows?', 'workflow files?', 'gitlab ci', 'azure pipelines', 'azure devops pipelines?', 'build pipelines?', 'ci pipelines?', 'jenkins', 'circleci'),
+    headingWeak: words('ci', 'pipelines'),
     primary: ['github actions', 'workflow files', '.github/workflows', 'ci/cd', 'gitlab-ci', 'jenkins', 'circleci', 'runs-on'],
     secondary: ['workflows', 'ci', 'actions/checkout', 'pipelines'],
     weak: ['pipeline', 'workflow'],
@@ -279,7 +287,8 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'docker', name: 'Docker', family: 'containers', language: false,
-    heading: words('docker', 'dockerfiles?', 'containers?', 'docker compose', 'podman'),
+    heading: words('docker', 'dockerfiles?', 'docker compose', 'podman'),
+    headingWeak: words('containers?'),
     primary: ['docker', 'dockerfile', 'docker-compose', 'docker compose', 'podman'], secondary: ['container', 'containers', 'compose.yaml', '.dockerignore'],
     fences: ['dockerfile', 'docker'],
     globs: ['**/Dockerfile', '**/Dockerfile.*', '**/*.dockerfile', '**/docker-compose*.yml', '**/docker-compose*.yaml', '**/compose.yml', '**/compose.yaml'],
@@ -306,7 +315,8 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'infra', name: 'Infrastructure', family: 'iac', language: false,
-    heading: words('infrastructure', 'infra', 'iac', 'infrastructure as code'),
+    heading: words('infrastructure as code', 'iac'),
+    headingWeak: words('infrastructure', 'infra'),
     primary: ['infrastructure as code', 'iac'], secondary: ['infrastructure'],
     globs: ['infra/**', 'infrastructure/**', '**/*.tf', '**/*.bicep'],
   },
@@ -366,16 +376,23 @@ const TEST_HINTS: Readonly<Record<string, string>> = {
 
 /**
  * Headings that are about how to work rather than where: they stay repository-wide unless the
- * heading also names a language or topic ("General TypeScript rules" is still TypeScript).
+ * heading also names a language or tool ("General TypeScript rules" is still TypeScript).
+ * GENERAL_CORE words also outweigh a generic topic noun: "Build & test commands" is about
+ * running things, not about test files; GENERAL_SUFFIX words do not ("Testing guidelines").
  */
-const GENERAL_RE = words(
+const GENERAL_CORE_RE = words(
   'general', 'overview', 'introduction', 'intro', 'about', 'communication', 'tone', 'style guide', 'principles?', 'philosophy', 'persona', 'role',
-  'behaviou?r', 'responses?', 'answers?', 'conversation', 'always', 'never', 'important', 'rules', 'guidelines', 'conventions', 'best practices',
-  'summary', 'context', 'project', 'repository', 'repo', 'architecture', 'structure', 'layout', 'getting started', 'setup', 'commands', 'workflow',
-  'git', 'commits?', 'pull requests?', 'prs?', 'code review', 'reviews?', 'security', 'performance', 'naming', 'formatting', 'errors?', 'error handling',
-  'logging', 'dependencies', 'license', 'contributing', 'checklist', 'notes?', 'faq', 'glossary', 'terminology', 'tasks?', 'instructions', 'language',
-  'coding standards', 'code style', 'quality', 'do not', "don'?t", 'must', 'critical', 'basics', 'misc', 'miscellaneous', 'other',
+  'behaviou?r', 'responses?', 'answers?', 'conversation', 'summary', 'context', 'project', 'repository', 'repo', 'architecture', 'structure',
+  'layout', 'organi[sz]ation', 'getting started', 'setup', 'set up', 'commands', 'workflows?', 'how to', 'running', 'local development',
+  'environment', 'variables', 'build', 'builds', 'building', 'lint', 'linting', 'git', 'commits?', 'pull requests?', 'prs?', 'code review',
+  'reviews?', 'security', 'performance', 'naming', 'formatting', 'errors?', 'error handling', 'logging', 'dependencies', 'license', 'contributing',
+  'faq', 'glossary', 'terminology', 'tasks?', 'language', 'code style', 'quality', 'scope', 'basics', 'misc', 'miscellaneous', 'other',
 );
+const GENERAL_SUFFIX_RE = words(
+  'rules', 'guidelines', 'conventions', 'best practices', 'standards', 'coding standards', 'checklist', 'notes?', 'instructions', 'tips',
+  'patterns?', 'recommendations', 'important', 'critical', 'must', 'always', 'never', 'do not', "don'?t",
+);
+const GENERAL_RE = { test: (title: string): boolean => GENERAL_CORE_RE.test(title) || GENERAL_SUFFIX_RE.test(title) };
 
 const EVERYWHERE = new Set(['*', '**', '**/*', '**/**', '*/**', '**/*.*', './**']);
 
@@ -450,6 +467,8 @@ function cmpStr(a: string, b: string): number {
 export interface TopicScore {
   topic: number;
   score: number;
+  /** The part of `score` from primary and secondary keywords (generic words such as "tests" left out). */
+  strong: number;
   /** keyword -> occurrences (capped), in first-seen order. */
   keywords: Map<string, number>;
 }
@@ -473,13 +492,14 @@ const KW_CAP = 3;
 function addScore(scores: Map<number, TopicScore>, topic: number, kw: string, weight: number): void {
   let s = scores.get(topic);
   if (!s) {
-    s = { topic, score: 0, keywords: new Map() };
+    s = { topic, score: 0, strong: 0, keywords: new Map() };
     scores.set(topic, s);
   }
   const n = s.keywords.get(kw) ?? 0;
   if (n >= KW_CAP) return;
   s.keywords.set(kw, n + 1);
   s.score += weight;
+  if (weight >= W_SECONDARY) s.strong += weight;
 }
 
 /**
@@ -530,9 +550,10 @@ export class BlockScorer {
       s = this.pool.get(topic);
       if (s) {
         s.score = 0;
+        s.strong = 0;
         s.keywords.clear();
       } else {
-        s = { topic, score: 0, keywords: new Map() };
+        s = { topic, score: 0, strong: 0, keywords: new Map() };
         this.pool.set(topic, s);
       }
       this.scores.set(topic, s);
@@ -541,6 +562,7 @@ export class BlockScorer {
     if (n >= KW_CAP) return;
     s.keywords.set(kw, n + 1);
     s.score += weight;
+    if (weight >= W_SECONDARY) s.strong += weight;
   }
   get empty(): boolean {
     return this.scores.size === 0;
@@ -669,8 +691,8 @@ function collectMentions(prose: string): Mention[] {
   return out;
 }
 
-function scan(text: string, withMentions: boolean): TextScan {
-  const capped = text.length > SCAN_CAP ? text.slice(0, SCAN_CAP) : text;
+function scan(text: string, withMentions: boolean, cap = SCAN_CAP): TextScan {
+  const capped = text.length > cap ? text.slice(0, cap) : text;
   const scores = new Map<number, TopicScore>();
   const prose = proseOf(capped, scores);
   scoreKeywords(prose, scores);
@@ -881,15 +903,28 @@ export function inferScope(section: { title: string; kind: string }, text: strin
   const title = section.title.trim().slice(0, 300);
   const label = section.kind === 'topic' ? 'topic' : 'heading';
   const idx = indexOf(files);
-  const body = scan(text, true);
   const head = scan(title, true);
 
   // 1. Heading names topics of the taxonomy.
   const hits: number[] = [];
+  const needsBody: number[] = [];
+  let strongHit = false;
   TOPICS.forEach((t, i) => {
-    if (t.heading.test(title) || (t.headingNeedsBody?.test(title) && (body.scores.get(i)?.score ?? 0) >= W_SECONDARY)) hits.push(i);
+    if (t.heading.test(title)) {
+      hits.push(i);
+      strongHit = true;
+    } else if (t.headingWeak?.test(title)) hits.push(i);
+    else if (t.headingNeedsBody?.test(title)) needsBody.push(i);
   });
-  if (hits.length) return fromHeading(title, label, hits, body, head, files);
+  // The body is scanned only when needed; with a named topic, only its start (for evidence and hints).
+  let scanned: TextScan | null = null;
+  const body = (): TextScan => (scanned ??= scan(text, true, strongHit ? HIT_SCAN_CAP : SCAN_CAP));
+  for (const i of needsBody) if ((body().scores.get(i)?.score ?? 0) >= W_SECONDARY) hits.push(i);
+  hits.sort((a, b) => a - b);
+  if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title)) {
+    return repoWide([`no scope: the ${label} ${quote(title)} is about how to work more than about files`]);
+  }
+  if (hits.length) return fromHeading(title, label, hits, body(), head, files);
 
   // 2. Paths named by the heading, then by the body.
   const pathSignal = (mentions: Mention[], where: string): Kept & { overview: boolean } => {
@@ -929,12 +964,12 @@ export function inferScope(section: { title: string; kind: string }, text: strin
     return finish(files, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory');
   }
 
-  const bodyPaths = pathSignal(body.mentions, 'mentions');
+  const bodyPaths = pathSignal(body().mentions, 'mentions');
   if (bodyPaths.overview) return repoWide([`no scope: mentions ${bodyPaths.globs.length} different paths (an overview)`]);
   if (bodyPaths.globs.length) return finish(files, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths');
 
   // 3. Body keywords: one family must clearly dominate, with repeated evidence.
-  return fromBody(body, files);
+  return fromBody(body(), files);
 }
 
 /** Words that may accompany a directory name in a heading ("Backend folder", "Frontend and backend"). */
@@ -1013,8 +1048,9 @@ function fromHeading(
       // Languages in the heading say whose tests; else the test tools the body names; else every family.
       let fams = topics.filter((x) => x.language).map((x) => x.family);
       if (!fams.length) {
-        const tests = body.scores.get(TOPICS.indexOf(t));
-        fams = [...new Set([...(tests?.keywords.keys() ?? [])].map((k) => TEST_HINTS[k]).filter((f): f is string => !!f))];
+        const ti = TOPICS.indexOf(t);
+        const kws = [...(head.scores.get(ti)?.keywords.keys() ?? []), ...(body.scores.get(ti)?.keywords.keys() ?? [])];
+        fams = [...new Set(kws.map((k) => TEST_HINTS[k]).filter((f): f is string => !!f))];
       }
       // A named language with no test files of its own gives no scope (never another language's tests).
       let cands = testGlobs(fams).filter((g) => globStat(files, g).first !== null);
@@ -1032,17 +1068,19 @@ function fromHeading(
 }
 
 function fromBody(body: TextScan, files: readonly string[]): ScopeResult {
+  // Only primary and secondary keywords count here: generic words ("tests", "docs") show up in
+  // every kind of section and are no evidence of scope on their own.
   const byFamily = new Map<string, number>();
   let total = 0;
   for (const s of body.scores.values()) {
     const fam = TOPICS[s.topic]!.family;
-    byFamily.set(fam, (byFamily.get(fam) ?? 0) + s.score);
-    total += s.score;
+    byFamily.set(fam, (byFamily.get(fam) ?? 0) + s.strong);
+    total += s.strong;
   }
   if (total === 0) return repoWide(['no scope: no heading, path or keyword signal']);
   const ranked = [...byFamily].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const [fam, score] = ranked[0]!;
-  const members = [...body.scores.values()].filter((s) => TOPICS[s.topic]!.family === fam && s.score >= W_PRIMARY).sort((a, b) => a.topic - b.topic);
+  const members = [...body.scores.values()].filter((s) => TOPICS[s.topic]!.family === fam && s.strong >= W_PRIMARY).sort((a, b) => a.topic - b.topic);
   const distinct = members.reduce((n, s) => n + s.keywords.size, 0);
   if (score < 4 || score < total * 0.7 || distinct < 2 || !members.length) {
     const names = ranked.filter(([, v]) => v >= 2).map(([f]) => f);
@@ -1082,7 +1120,7 @@ export function labelTopic(firstLine: string): Topic | null {
   if (!labelMatch) return null;
   const label = (labelMatch[1] ?? labelMatch[2] ?? '').trim();
   if (!label || GENERAL_RE.test(label)) return null;
-  const hits = TOPICS.filter((t) => t.heading.test(label));
+  const hits = TOPICS.filter((t) => t.heading.test(label) || (t.headingWeak?.test(label) ?? false));
   if (hits.length === 1 || (hits.length > 1 && new Set(hits.map((t) => t.family)).size === 1)) return hits[0]!;
   return null;
 }
