@@ -1,0 +1,312 @@
+/**
+ * Helpers of the hostile-input suite (test/hostile/): a sandbox with a workspace and a sibling
+ * folder outside it, digests that never follow symlinks (so loops and links out are safe to
+ * hash), the invariants every hostile case checks, and forgers for tar archives and backup
+ * manifests that the product would never write itself.
+ */
+import { createHash } from 'node:crypto';
+import * as fsSync from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, promises as fsp } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { expect } from 'vitest';
+import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { connect, textOf, type ElicitScript, type Harness } from './harness.js';
+import { EXAMPLE } from './workspace.js';
+import type { Config } from '../../server/src/config.js';
+
+export const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
+export const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
+export const YES_ROLLBACK: ElicitResult = { action: 'accept', content: { confirmed: true } };
+
+export const STATE = '.copilot-state';
+
+/** A temp folder holding `ws/` (the workspace) and `outside/` (a sibling the server must never touch). */
+export interface Sandbox {
+  parent: string;
+  root: string;
+  outside: string;
+  /** Digest of `outside/` when the sandbox was made (plus anything the test put there with `plantOutside`). */
+  outsideBefore: Record<string, string>;
+}
+
+const sandboxes: string[] = [];
+const harnesses: Harness[] = [];
+
+export function sandbox(opts: { example?: boolean } = {}): Sandbox {
+  const parent = mkdtempSync(path.join(os.tmpdir(), 'co-hostile-'));
+  sandboxes.push(parent);
+  const root = path.join(parent, 'ws');
+  const outside = path.join(parent, 'outside');
+  if (opts.example) cpSync(EXAMPLE, root, { recursive: true });
+  else mkdirSync(root);
+  mkdirSync(outside);
+  writeFileSync(path.join(outside, 'canary.txt'), 'the server must never write here\n');
+  writeFileSync(path.join(outside, 'secret.md'), '# Secret\n\nOutside the workspace: never read, never written.\n');
+  return { parent, root, outside, outsideBefore: treeDigestSync(outside) };
+}
+
+/** Close every harness and remove every sandbox (call from afterEach). */
+export async function cleanup(): Promise<void> {
+  for (const h of harnesses.splice(0)) await h.close().catch(() => undefined);
+  for (const d of sandboxes.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+export async function open(
+  root: string,
+  opts: { elicit?: ElicitScript[]; caps?: Record<string, unknown>; config?: Partial<Config> } = {},
+): Promise<Harness> {
+  const h = await connect({ root, caps: opts.caps ?? { elicitation: {} }, elicit: opts.elicit ?? [], config: opts.config ?? {} });
+  harnesses.push(h);
+  return h;
+}
+
+function hashBytes(b: Uint8Array | string): string {
+  return createHash('sha256').update(b).digest('hex');
+}
+
+function entryHash(abs: string, st: import('node:fs').Stats, read: (p: string) => Buffer, link: (p: string) => string): string {
+  if (st.isSymbolicLink()) return `link:${link(abs)}`;
+  if (st.isFile()) return `file:${(st.mode & 0o777).toString(8)}:${hashBytes(read(abs))}`;
+  return `other:${st.mode.toString(8)}`;
+}
+
+/**
+ * sha256 (and mode) of every entry under `dir`, by relative path; symlinks are recorded by their
+ * target, never followed; folders are listed (an empty folder created or removed shows). `skip`
+ * names top-level entries to leave out (e.g. `.copilot-state`).
+ */
+export function treeDigestSync(dir: string, skip: readonly string[] = []): Record<string, string> {
+  // Synchronous on purpose: one snapshot in one go.
+  const fs = fsSync;
+  const out: Record<string, string> = {};
+  const walk = (abs: string, rel: string): void => {
+    for (const name of fs.readdirSync(abs).sort()) {
+      const childRel = rel ? `${rel}/${name}` : name;
+      if (!rel && skip.includes(name)) continue;
+      const childAbs = path.join(abs, name);
+      const st = fs.lstatSync(childAbs);
+      if (st.isDirectory()) {
+        out[`${childRel}/`] = 'dir';
+        walk(childAbs, childRel);
+      } else {
+        out[childRel] = entryHash(childAbs, st, (p) => fs.readFileSync(p), (p) => fs.readlinkSync(p));
+      }
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+
+/** Everything in the workspace except the state folder (the "no byte lost" digest). */
+export function wsDigest(root: string): Record<string, string> {
+  return treeDigestSync(root, [STATE]);
+}
+
+/** Everything in the workspace except `.github/` and the state folder (must never change). */
+export function nonGithubDigest(root: string): Record<string, string> {
+  return treeDigestSync(root, [STATE, '.github']);
+}
+
+export interface Guard {
+  ws: Record<string, string>;
+  rest: Record<string, string>;
+}
+
+/** Take the digests a hostile case compares afterwards. */
+export function guard(sb: Sandbox): Guard {
+  return { ws: wsDigest(sb.root), rest: nonGithubDigest(sb.root) };
+}
+
+/**
+ * The invariants of every case: the server still answers (onboarding_status), nothing outside
+ * `.github/` and `.copilot-state/` changed, the sibling folder outside the workspace is
+ * untouched, and — unless `changed` — no byte of the workspace changed at all.
+ */
+export async function expectSafe(h: Harness, sb: Sandbox, before: Guard, opts: { changed?: boolean } = {}): Promise<Record<string, unknown>> {
+  const st = await h.call('onboarding_status', {});
+  expect(st.content.length).toBeGreaterThan(0);
+  const sc = st.structuredContent as Record<string, unknown>;
+  expect(sc).toHaveProperty('status');
+  expect(nonGithubDigest(sb.root)).toEqual(before.rest);
+  if (!opts.changed) expect(wsDigest(sb.root)).toEqual(before.ws);
+  expect(treeDigestSync(sb.outside)).toEqual(sb.outsideBefore);
+  // Nothing new next to the workspace either (a write through `..` would land here).
+  expect(fsSync.readdirSync(sb.parent).sort()).toEqual(['outside', 'ws']);
+  return sc;
+}
+
+/** An isError result whose text names `code` (and says why). */
+export function expectRefused(r: CallToolResult, code: string | RegExp): string {
+  const text = textOf(r);
+  expect(r.isError, text).toBe(true);
+  if (typeof code === 'string') expect(text).toContain(code);
+  else expect(text).toMatch(code);
+  return text;
+}
+
+export function expectOk(r: CallToolResult): Record<string, unknown> {
+  expect(r.isError, textOf(r)).toBeFalsy();
+  return r.structuredContent as Record<string, unknown>;
+}
+
+export function sc(r: CallToolResult): Record<string, unknown> {
+  return (r.structuredContent ?? {}) as Record<string, unknown>;
+}
+
+export function write(root: string, rel: string, data: string | Uint8Array): void {
+  const abs = path.join(root, rel);
+  mkdirSync(path.dirname(abs), { recursive: true });
+  writeFileSync(abs, data);
+}
+
+export async function readJson<T = Record<string, unknown>>(abs: string): Promise<T> {
+  return JSON.parse(await fsp.readFile(abs, 'utf8')) as T;
+}
+
+/**
+ * Propose (with `overrides`) → approve → migrate → rollback through the tools, asserting the
+ * migration wrote only under `.github/`, the outputs are under `.github/instructions/`, and the
+ * rollback restores the workspace byte for byte. Returns the plan's structured content.
+ */
+export async function roundTrip(sb: Sandbox, overrides: unknown[] = []): Promise<{ plan: Record<string, unknown>; created: string[]; h: Harness }> {
+  const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE, YES_ROLLBACK] });
+  const before = guard(sb);
+  const plan = expectOk(await h.call('onboarding_propose', { narrate: false, overrides }));
+  expect(wsDigest(sb.root)).toEqual(before.ws);
+  expectOk(await h.call('onboarding_approve', {}));
+  const m = expectOk(await h.call('onboarding_migrate', {}));
+  expect(m).toMatchObject({ migrated: true, verified: true });
+  const written = m.written as Array<{ path: string; op: string }>;
+  const created = written.filter((w) => w.op === 'create').map((w) => w.path);
+  for (const w of written) {
+    if (w.op === 'create') expect(w.path).toMatch(/^\.github\/instructions\/[a-z0-9]+(?:-[a-z0-9]+)*\.instructions\.md$/);
+    else expect(w.path).toBe('.github/copilot-instructions.md');
+  }
+  expect(new Set(created).size).toBe(created.length);
+  const after = wsDigest(sb.root);
+  for (const c of created) expect(after[c], c).toMatch(/^file:/);
+  await expectSafe(h, sb, before, { changed: true });
+  const r = await h.call('onboarding_rollback', {});
+  expectOk(r);
+  expect(wsDigest(sb.root)).toEqual(before.ws);
+  await expectSafe(h, sb, before);
+  return { plan, created, h };
+}
+
+// ------------------------------------------------------------------ tar forgery
+
+export interface TarEntry {
+  name: string;
+  /** '0' file, '2' symlink, '5' directory, '1' hard link. */
+  type?: '0' | '1' | '2' | '5';
+  body?: string | Buffer;
+  linkname?: string;
+  mode?: number;
+}
+
+function octal(n: number, width: number): string {
+  return n.toString(8).padStart(width - 1, '0') + '\0';
+}
+
+/** One ustar header + body, written by hand so any name (absolute, `..`) goes in verbatim. */
+function tarEntry(e: TarEntry): Buffer {
+  const body = e.body === undefined ? Buffer.alloc(0) : Buffer.isBuffer(e.body) ? e.body : Buffer.from(e.body);
+  const type = e.type ?? '0';
+  const size = type === '0' ? body.length : 0;
+  const h = Buffer.alloc(512);
+  h.write(e.name, 0, 100, 'utf8');
+  h.write(octal(e.mode ?? 0o644, 8), 100, 'ascii');
+  h.write(octal(0, 8), 108, 'ascii');
+  h.write(octal(0, 8), 116, 'ascii');
+  h.write(octal(size, 12), 124, 'ascii');
+  h.write(octal(Math.floor(Date.UTC(2026, 0, 1) / 1000), 12), 136, 'ascii');
+  h.write('        ', 148, 'ascii');
+  h.write(type, 156, 'ascii');
+  if (e.linkname) h.write(e.linkname, 157, 100, 'utf8');
+  h.write('ustar\0', 257, 'ascii');
+  h.write('00', 263, 'ascii');
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(octal(sum, 7) + ' ', 148, 'ascii');
+  const pad = Buffer.alloc((512 - (size % 512)) % 512);
+  return Buffer.concat([h, type === '0' ? body : Buffer.alloc(0), pad]);
+}
+
+export function forgeTarGz(entries: TarEntry[]): Buffer {
+  return zlib.gzipSync(Buffer.concat([...entries.map(tarEntry), Buffer.alloc(1024)]));
+}
+
+export function sha256(b: Uint8Array | string): string {
+  return hashBytes(b);
+}
+
+// ------------------------------------------------------------------ a raw, non-SDK client
+
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_CONFIG } from '../../server/src/config.js';
+import { createLogger } from '../../server/src/log.js';
+import { createServer } from '../../server/src/server.js';
+
+/**
+ * A hand-written JSON-RPC client over InMemoryTransport that declares elicitation and answers
+ * every `elicitation/create` with `respond(params)` verbatim — no SDK validation on the client
+ * side, so the server sees exactly what a hostile or buggy client would send.
+ */
+export interface RawClient {
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  shown: unknown[];
+  close(): Promise<void>;
+}
+
+export async function rawClient(root: string, respond: (params: unknown) => unknown): Promise<RawClient> {
+  const { mcp } = createServer({ workspace: root, fallbackRoot: root, config: { ...DEFAULT_CONFIG }, log: createLogger({ stderr: false }), version: '0.0.0-test' });
+  const [c, s] = InMemoryTransport.createLinkedPair();
+  await mcp.connect(s);
+  const pending = new Map<number | string, (m: Record<string, unknown>) => void>();
+  const shown: unknown[] = [];
+  let id = 100;
+  c.onmessage = (msg: JSONRPCMessage) => {
+    const m = msg as Record<string, unknown>;
+    if (m.method === 'elicitation/create') {
+      shown.push(m.params);
+      void c.send({ jsonrpc: '2.0', id: m.id as number, result: respond(m.params) as Record<string, unknown> } as JSONRPCMessage);
+    } else if (m.method === 'ping') {
+      void c.send({ jsonrpc: '2.0', id: m.id as number, result: {} } as JSONRPCMessage);
+    } else if (m.id !== undefined && pending.has(m.id as number)) {
+      pending.get(m.id as number)!(m);
+      pending.delete(m.id as number);
+    }
+  };
+  await c.start();
+  const request = (method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> =>
+    new Promise((resolve) => {
+      const rid = id++;
+      pending.set(rid, resolve);
+      void c.send({ jsonrpc: '2.0', id: rid, method, params } as JSONRPCMessage);
+    });
+  await request('initialize', { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'raw-hostile-client', version: '0' } });
+  await c.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
+  await new Promise((r) => setTimeout(r, 20));
+  const rc: RawClient = {
+    shown,
+    call: async (name, args = {}) => {
+      const m = await request('tools/call', { name, arguments: args });
+      if (m.error) throw new Error(`JSON-RPC error: ${JSON.stringify(m.error)}`);
+      return m.result as CallToolResult;
+    },
+    close: async () => {
+      await c.close();
+      await mcp.close();
+    },
+  };
+  rawClients.push(rc);
+  return rc;
+}
+const rawClients: RawClient[] = [];
+export async function closeRawClients(): Promise<void> {
+  for (const r of rawClients.splice(0)) await r.close().catch(() => undefined);
+}
