@@ -62,6 +62,31 @@ function outputsOf(p: Plan): Map<string, Uint8Array | null> {
   return new Map(p.operations.map((o) => [o.path, o.content === null ? null : Buffer.from(o.content, 'utf8')]));
 }
 
+describe('EXAMPLE.md through analyze', () => {
+  it('reproduces the table from the bundled example repository', () => {
+    const root = path.resolve(import.meta.dirname, '../../examples/orders-service');
+    const bytes = new Uint8Array(readFileSync(path.join(root, REPO_WIDE_PATH)));
+    const files = ['.github/copilot-instructions.md', '.github/workflows/ci.yml', 'docs/architecture.md', 'infra/Dockerfile', 'package.json', 'scripts/export.py', 'src/orders.test.ts', 'src/orders.ts', 'web/App.tsx', 'web/components/OrderList.tsx'];
+    const snapshot: Snapshot = { ...snapshotOf(bytes), files };
+    const analysis = analyze(snapshot);
+    expect(analysis.pattern).toBe('structured');
+    const p = buildPlan({ snapshot, analysis });
+    expect(p.sections.map((s) => [s.title, s.destination, s.applyTo])).toEqual([
+      ['Preamble', REPO_WIDE_PATH, null],
+      ['TypeScript', '.github/instructions/typescript.instructions.md', '**/*.ts,**/*.tsx'],
+      ['Testing', '.github/instructions/testing.instructions.md', '**/*.test.ts'],
+      ['React', '.github/instructions/react.instructions.md', '**/*.tsx'],
+      ['Python scripts', '.github/instructions/python-scripts.instructions.md', '**/*.py'],
+      ['CI', '.github/instructions/ci.instructions.md', '.github/workflows/**'],
+      ['Docker', '.github/instructions/docker.instructions.md', '**/Dockerfile'],
+      ['Communication', REPO_WIDE_PATH, null],
+    ]);
+    expect(p.operations.map((o) => o.op)).toEqual(['modify', 'create', 'create', 'create', 'create', 'create', 'create']);
+    expect(p.lossless.ok).toBe(true);
+    expect(p.risk).toBe('low');
+  });
+});
+
 describe('plan over the corpus', () => {
   const summary: string[] = [];
 
