@@ -210,17 +210,18 @@ describe('readSnapshot: workspace files', () => {
     expect((await readSnapshot(root, { maxFiles: 11 })).filesTruncated).toBe(false);
   });
 
-  it('walks 20,000 files quickly', async () => {
+  it('walks 5,000 files quickly', async () => {
+    // (about 100 ms per 20,000 files on a busy 2-core machine; creating them is the slow part here)
     const root = temp();
-    for (let d = 0; d < 100; d++) {
+    for (let d = 0; d < 50; d++) {
       mkdirSync(path.join(root, `pkg${d}/src`), { recursive: true });
-      for (let f = 0; f < 200; f++) writeFileSync(path.join(root, `pkg${d}/src/f${f}.ts`), '');
+      for (let f = 0; f < 100; f++) writeFileSync(path.join(root, `pkg${d}/src/f${f}.ts`), '');
     }
     const t0 = performance.now();
     const { files, truncated } = await listWorkspaceFiles(root, 200_000);
     const ms = performance.now() - t0;
-    expect(files).toHaveLength(20_000);
+    expect(files).toHaveLength(5_000);
     expect(truncated).toBe(false);
-    expect(ms).toBeLessThan(5_000);
+    expect(ms).toBeLessThan(2_000);
   });
 });
