@@ -3,6 +3,7 @@
  * and the trace stores of that root. Built once per server; holds no other mutable state.
  */
 import path from 'node:path';
+import { assertWorkspaceFolder } from './io/workspace.js';
 import { fileURLToPath } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Config } from './config.js';
@@ -39,8 +40,17 @@ export class ToolContext {
     this.rootsRoot = undefined;
   }
 
-  /** Workspace root: option/env, else the client's first file:// root, else the fallback. */
+  /**
+   * Workspace root: option/env, else the client's first file:// root, else the fallback.
+   * It must be an existing folder: nothing is asked or written otherwise.
+   */
   async root(): Promise<string> {
+    const root = await this.resolveRoot();
+    assertWorkspaceFolder(root);
+    return root;
+  }
+
+  private async resolveRoot(): Promise<string> {
     if (this.opts.workspace) return path.resolve(this.opts.workspace);
     if (this.rootsRoot === undefined) {
       this.rootsRoot = null;

@@ -1,6 +1,7 @@
 /**
  * Steps shared by the MCP tools and the CLI: load -> pure core -> store. No SDK imports.
  */
+import { promises as fsp } from 'node:fs';
 import { analyze } from './core/analyze.js';
 import { buildPlan } from './core/plan.js';
 import type { Analysis, Snapshot } from './core/types.js';
@@ -10,6 +11,7 @@ import { findApproval, type ApprovalCheck } from './core/approval.js';
 import type { Override, Plan } from './schemas/plan.js';
 import type { OnboardingState } from './schemas/state.js';
 import { readSnapshot } from './io/snapshot.js';
+import { assertRealInside, resolveInside } from './io/workspace.js';
 import { loadPlan, savePlan } from './io/plans.js';
 import { loadState, updateState } from './io/state.js';
 import { TraceStore, verifyChain } from './io/traces.js';
@@ -76,6 +78,7 @@ export async function propose(root: string, overrides: Override[] | undefined, n
     });
   }
   const plan = buildPlan({ snapshot, analysis, overrides: overrides ?? [] });
+  await assertApplicable(root, plan);
   const planFile = await savePlan(root, plan);
   await updateState(
     root,
@@ -88,6 +91,36 @@ export async function propose(root: string, overrides: Override[] | undefined, n
     now,
   );
   return { plan, planFile, analysis };
+}
+
+/**
+ * Refuse, at propose time, a plan that migrate could never apply: a file it modifies or
+ * deletes that is a symlink (the migration would replace the link), or an output whose real
+ * location is outside the workspace (e.g. `.github/instructions` linked elsewhere).
+ */
+async function assertApplicable(root: string, plan: Plan): Promise<void> {
+  for (const op of plan.operations) {
+    const abs = resolveInside(root, op.path);
+    if (op.op !== 'create') {
+      const st = await fsp.lstat(abs);
+      if (st.isSymbolicLink()) {
+        const target = await fsp.readlink(abs);
+        throw new OnboardingError(ErrorCode.SOURCE_REFUSED, `${op.path} is a symlink (a symbolic link to ${target}); migrating would replace the link with a file.`, {
+          next: `Replace the link with the file it points to (or point the workspace at the real file's repository), then run onboarding_propose again.`,
+        });
+      }
+    }
+    try {
+      await assertRealInside(root, abs);
+    } catch (e) {
+      if (e instanceof OnboardingError) {
+        throw new OnboardingError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `The plan would write ${op.path}, whose folder leads outside the workspace through a symbolic link.`, {
+          next: 'Remove or fix the link (e.g. .github/instructions), then run onboarding_propose again.',
+        });
+      }
+      throw e;
+    }
+  }
 }
 
 /** The plan named, else the current one. */

@@ -3,6 +3,7 @@
  * workspace rule of CONTRACT §3, the `--json` envelope and plain tables.
  */
 import path from 'node:path';
+import { assertWorkspaceFolder } from '../io/workspace.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 
 /**
@@ -40,6 +41,7 @@ export function exitCodeFor(e: OnboardingError): ExitCode {
   switch (e.code) {
     case ErrorCode.INVALID_INPUT:
     case ErrorCode.PATH_OUTSIDE_WORKSPACE:
+    case ErrorCode.WORKSPACE_INVALID:
       return ExitCode.USAGE;
     case ErrorCode.TRACE_CHAIN_BROKEN:
     case ErrorCode.VERIFY_FAILED:
@@ -56,7 +58,9 @@ export interface WorkspaceSource {
 /** CONTRACT §3 for the terminal: --workspace, else COPILOT_ONBOARDING_WORKSPACE, else the current folder. */
 export function resolveWorkspace(opt: string | undefined, io: { cwd: string; env: NodeJS.ProcessEnv }): string {
   const chosen = opt || io.env.COPILOT_ONBOARDING_WORKSPACE || io.cwd;
-  return path.resolve(io.cwd, chosen);
+  const root = path.resolve(io.cwd, chosen);
+  assertWorkspaceFolder(root);
+  return root;
 }
 
 /** The `--json` envelope: `{ok, command, data}` on success, `{ok:false, command, error, exitCode}` on failure. */

@@ -7,7 +7,8 @@
  */
 import readline from 'node:readline/promises';
 import type { Command } from 'commander';
-import { ROLLBACK_SCHEMA } from '../core/approval.js';
+import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../core/approval.js';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { appendOrFailClosed } from '../elicit.js';
 import { TraceStore } from '../io/traces.js';
 import { commitRollback, prepareRollback, type PreparedRollback } from '../rollback-flow.js';
@@ -53,6 +54,9 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
   const recovered = await recover(root);
   if (recovered) say(`Recovered an interrupted operation first: ${recovered.message}`);
 
+  if (o.reason !== undefined && o.reason.length > NOTE_MAX_CHARS) {
+    throw new OnboardingError(ErrorCode.INVALID_INPUT, `--reason is too long (${o.reason.length} characters; at most ${NOTE_MAX_CHARS}).`);
+  }
   // Throws BACKUP_CORRUPT / BACKUP_MISSING / NO_MIGRATION before anyone is asked and before any file is touched.
   const prep = await prepareRollback(root, o.migration);
   say(prep.message);

@@ -9,9 +9,12 @@ import type { Plan } from '../schemas/plan.js';
 import { ErrorCode, OnboardingError } from './errors.js';
 import { gateSchema, type RequestedSchema } from './gates.js';
 
+/** Maximum length of the optional comment / reason fields (also sent as maxLength in the form). */
+export const NOTE_MAX_CHARS = 2000;
+
 export const APPROVE_SCHEMA: RequestedSchema = gateSchema(
   [{ name: 'approved', title: 'Approve this plan', description: 'Tick to approve the plan shown above, then submit. Leave unticked to refuse.' }],
-  [{ name: 'comment', title: 'Comment (optional)', description: 'Anything to record with your decision.', maxLength: 2000 }],
+  [{ name: 'comment', title: 'Comment (optional)', description: 'Anything to record with your decision.', maxLength: NOTE_MAX_CHARS }],
 );
 
 export const MIGRATE_SCHEMA: RequestedSchema = gateSchema([
@@ -21,7 +24,7 @@ export const MIGRATE_SCHEMA: RequestedSchema = gateSchema([
 
 export const ROLLBACK_SCHEMA: RequestedSchema = gateSchema(
   [{ name: 'confirmed', title: 'Yes, roll back', description: 'Tick to restore the files listed above from the backup.' }],
-  [{ name: 'reason', title: 'Reason (optional)', description: 'Why you are rolling back.', maxLength: 2000 }],
+  [{ name: 'reason', title: 'Reason (optional)', description: 'Why you are rolling back.', maxLength: NOTE_MAX_CHARS }],
 );
 
 const fmt = (n: number) => n.toLocaleString('en-US');

@@ -98,6 +98,10 @@ export function readFrontMatter(text: string): ParsedFrontMatter {
       applyTo = joinApplyTo(raw.slice(1, raw.lastIndexOf(']') > 0 ? raw.lastIndexOf(']') : undefined).split(',').map((s) => s.trim().replace(/^["']|["']$/g, '')));
     } else if (raw === '' && isSeq(node)) {
       shape = 'yaml-list';
+    } else if (raw.startsWith('{') || (isScalar(node) && node.value !== null && typeof node.value !== 'string') || (node && !isScalar(node))) {
+      // A mapping, a number or a boolean: not a glob string at all.
+      shape = 'other';
+      applyTo = null;
     } else if (raw !== '') {
       shape = 'unquoted-string';
       applyTo = isScalar(node) && node.value != null ? String(node.value) : raw;

@@ -43,7 +43,10 @@ export function questionSchema(field: StringField): RequestedSchema {
   };
 }
 
-export type ResponseMode = { kind: 'gate'; requiredTrue: string[] } | { kind: 'question'; answerField: string; maxLength: number };
+export type ResponseMode =
+  /** `optionalStrings`: optional free-text fields and their maximum length (longer or non-string: not approved). */
+  | { kind: 'gate'; requiredTrue: string[]; optionalStrings?: Record<string, number> }
+  | { kind: 'question'; answerField: string; maxLength: number };
 
 export interface Decision {
   outcome: ElicitationOutcome;
@@ -69,6 +72,12 @@ export function decide(mode: ResponseMode, response: { action?: unknown; content
       if (v === true) continue;
       if (v === false || v === undefined) return { outcome: 'declined', reason: `"${f}" was not ticked (${v === undefined ? 'missing' : 'false'}).` };
       return { outcome: 'error', reason: `"${f}" must be the boolean true, got ${JSON.stringify(v)?.slice(0, 40)} (${typeof v}).` };
+    }
+    for (const [f, max] of Object.entries(mode.optionalStrings ?? {})) {
+      const v = c[f];
+      if (v === undefined) continue;
+      if (typeof v !== 'string') return { outcome: 'error', reason: `"${f}" must be text, got ${typeof v}.` };
+      if (v.length > max) return { outcome: 'error', reason: `"${f}" is too long (${v.length} characters; at most ${max}).` };
     }
     return { outcome: 'approved', reason: null };
   }

@@ -191,7 +191,13 @@ export interface VerifyReport {
 /** Walk a chain and report exactly which file breaks it. */
 export async function verifyChain(root: string, kind: ChainKind): Promise<VerifyReport> {
   const dir = traceDir(root, kind);
-  const files = await listTraceFiles(dir);
+  let files: string[];
+  try {
+    files = await listTraceFiles(dir);
+  } catch (e) {
+    const problem: ChainProblem = { kind: 'unparseable', file: null, seq: null, message: `${DIRS[kind]}/ cannot be read as a folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+    return { chain: kind, dir, ok: false, count: 0, lastSeq: 0, problems: [problem] };
+  }
   const problems: ChainProblem[] = [];
   const schema = schemaFor(kind);
   const records = await mapLimit(files, 64, async (file) => {

@@ -1,4 +1,4 @@
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
@@ -110,4 +110,16 @@ export async function fsyncDir(dir: string): Promise<void> {
 
 export function toPosix(p: string): string {
   return p.split(path.sep).join('/');
+}
+
+/** The workspace must be an existing folder; otherwise nothing is asked or written. */
+export function assertWorkspaceFolder(root: string): void {
+  const next = 'Point --workspace, COPILOT_ONBOARDING_WORKSPACE or the client root at the repository folder.';
+  let st;
+  try {
+    st = statSync(root);
+  } catch {
+    throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace folder ${root} does not exist.`, { next });
+  }
+  if (!st.isDirectory()) throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} is not a folder.`, { next });
 }

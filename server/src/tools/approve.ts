@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { APPROVE_SCHEMA, approveMessage } from '../core/approval.js';
+import { APPROVE_SCHEMA, NOTE_MAX_CHARS, approveMessage } from '../core/approval.js';
 import { ErrorCode } from '../core/errors.js';
 import { elicit } from '../elicit.js';
 import { updateState } from '../io/state.js';
@@ -52,7 +52,7 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
             message: approveMessage(plan),
             requestedSchema: APPROVE_SCHEMA,
             subject: { planId: plan.planId, planSha256: plan.sha256 },
-            mode: { kind: 'gate', requiredTrue: ['approved'] },
+            mode: { kind: 'gate', requiredTrue: ['approved'], optionalStrings: { comment: NOTE_MAX_CHARS } },
             timeoutMs: ctx.config.approvalTimeoutMs,
             heartbeatMs: ctx.config.heartbeatMs,
           },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ROLLBACK_SCHEMA } from '../core/approval.js';
+import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../core/approval.js';
 import { ErrorCode } from '../core/errors.js';
 import { elicit } from '../elicit.js';
 import { Progress } from '../progress.js';
@@ -50,7 +50,7 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
             message: prep.message,
             requestedSchema: ROLLBACK_SCHEMA,
             subject: { migrationId: prep.migrationId, planId: prep.manifest.planId, planSha256: prep.manifest.planSha256, editedSinceMigration: prep.edited },
-            mode: { kind: 'gate', requiredTrue: ['confirmed'] },
+            mode: { kind: 'gate', requiredTrue: ['confirmed'], optionalStrings: { reason: NOTE_MAX_CHARS } },
             timeoutMs: ctx.config.approvalTimeoutMs,
             heartbeatMs: ctx.config.heartbeatMs,
           },

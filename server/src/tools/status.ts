@@ -44,7 +44,7 @@ export function registerStatusTool(mcp: McpServer, ctx: ToolContext): void {
           `Workspace: ${st.workspace}`,
           `Status: ${st.status}${st.pattern ? ` (pattern ${st.pattern})` : ''}`,
           ...(st.stateError ? [`State problem: ${st.stateError.message} ${st.stateError.next ?? ''}`] : []),
-          `Plan: ${st.currentPlan ? `${st.currentPlan.planId} (${st.currentPlan.operations} operations)` : 'none'}`,
+          `Plan: ${st.currentPlan ? `${st.currentPlan.planId} (${st.currentPlan.operations < 0 ? 'plan file unreadable' : `${st.currentPlan.operations} operations`})` : 'none'}`,
           `Approval: ${st.approval ? `${st.approval.valid ? 'valid' : 'not valid'} until ${st.approval.expiresAt}${st.approval.reason ? ` — ${st.approval.reason}` : ''}` : 'none'}`,
           `Last migration: ${st.lastMigration ? `${st.lastMigration.migrationId}${st.lastMigration.rolledBackAt ? ` (rolled back ${st.lastMigration.rolledBackAt})` : ''}` : 'none'}`,
           `Rollback available: ${st.rollbackAvailable ? 'yes' : 'no'}${st.backup && !st.backup.ok ? ` (backup problem: ${st.backup.reason})` : ''}`,
