@@ -7,7 +7,7 @@ import { updateState } from '../io/state.js';
 import { assertFresh, recover, resolvePlan } from '../workflow.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { guarded, refusal, success, withRecovery } from './result.js';
+import { gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
 import { errorShape } from './schemas.js';
 
 export const approveInput = {
@@ -59,22 +59,17 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
           ctx.elicitationTraces(root),
         );
         const base = { planId: plan.planId, planSha256: plan.sha256, outcome: res.outcome, trace: res.trace.path };
-        if (res.outcome === 'unsupported') {
-          return refusal(
-            {
-              code: ErrorCode.ELICITATION_UNSUPPORTED,
-              message: `Approval needs a client with MCP elicitation; ${res.client.name} did not declare it, so the human cannot be asked.`,
-              next: 'Use a client with elicitation (VS Code Copilot, Copilot CLI, Claude Code, Cursor; see docs/clients.md).',
-            },
-            { approved: false, expiresAt: null, comment: null, ...base },
-          );
-        }
-        if (res.outcome !== 'approved') {
-          return refusal(
-            { code: ErrorCode.NOT_CONFIRMED, message: `Plan ${plan.planId} was not approved (${res.outcome}): ${res.reason ?? ''}`.trim(), next: 'Change the plan with onboarding_propose overrides, or ask again with onboarding_approve.' },
-            { approved: false, expiresAt: null, comment: null, ...base },
-          );
-        }
+        const refused = gateRefusal(
+          res,
+          {
+            step: 'Approval',
+            notApproved: `Plan ${plan.planId} was not approved`,
+            next: 'Change the plan with onboarding_propose overrides, or ask again with onboarding_approve.',
+            nextUnsupported: 'Use a client with elicitation (VS Code Copilot, Copilot CLI, Claude Code, Cursor; see docs/clients.md).',
+          },
+          { approved: false, expiresAt: null, comment: null, ...base },
+        );
+        if (refused) return refused;
         const comment = typeof res.content?.comment === 'string' ? res.content.comment : null;
         const approvedAt = new Date(Date.now() - res.durationMs).toISOString();
         const expiresAt = new Date(Date.parse(approvedAt) + ctx.config.approvalTtlMs).toISOString();

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MIGRATE_SCHEMA, migrateMessage } from '../core/approval.js';
 import { ErrorCode } from '../core/errors.js';
-import { verifyLossless } from '../core/plan.js';
 import { elicit } from '../elicit.js';
 import { migrate } from '../io/migration.js';
 import { updateState } from '../io/state.js';
@@ -10,7 +9,7 @@ import { Progress } from '../progress.js';
 import { assertFresh, checkApproval, newMigrationId, recover, resolvePlan } from '../workflow.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { guarded, refusal, success, withRecovery } from './result.js';
+import { gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
 import { errorShape } from './schemas.js';
 
 export const migrateInput = {
@@ -65,29 +64,21 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
           },
           ctx.elicitationTraces(root),
         );
-        if (res.outcome === 'unsupported') {
-          return refusal(
-            {
-              code: ErrorCode.ELICITATION_UNSUPPORTED,
-              message: `Migration needs a client with MCP elicitation; ${res.client.name} did not declare it, so the human cannot confirm.`,
-              next: 'Use a client with elicitation (see docs/clients.md).',
-            },
-            { ...empty, outcome: res.outcome, trace: res.trace.path },
-          );
-        }
-        if (res.outcome !== 'approved') {
-          return refusal(
-            { code: ErrorCode.NOT_CONFIRMED, message: `The migration was not confirmed (${res.outcome}): ${res.reason ?? ''}`.trim(), next: 'Run onboarding_migrate again when the human is ready.' },
-            { ...empty, outcome: res.outcome, trace: res.trace.path },
-          );
-        }
-        if (extra.signal.aborted) {
-          return refusal({ code: ErrorCode.NOT_CONFIRMED, message: 'The tool call was cancelled before the migration started.' }, { ...empty, outcome: 'cancelled', trace: res.trace.path });
-        }
+        const refused = gateRefusal(
+          res,
+          {
+            step: 'Migration',
+            notApproved: 'The migration was not confirmed',
+            next: 'Run onboarding_migrate again when the human is ready.',
+            nextUnsupported: 'Use a client with elicitation (see docs/clients.md).',
+            aborted: extra.signal.aborted,
+          },
+          { ...empty, outcome: extra.signal.aborted ? 'cancelled' : res.outcome, trace: res.trace.path },
+        );
+        if (refused) return refused;
         const progress = new Progress(extra);
         const result = await migrate(root, plan, {
           migrationId,
-          verify: (sources, outputs) => verifyLossless(plan, sources, outputs),
           onProgress: (step, done, total) => progress.send(step, total, done),
         });
         await updateState(root, (s) => {

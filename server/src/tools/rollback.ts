@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../core/approval.js';
-import { ErrorCode } from '../core/errors.js';
 import { elicit } from '../elicit.js';
 import { Progress } from '../progress.js';
 import { commitRollback, prepareRollback } from '../rollback-flow.js';
 import { recover } from '../workflow.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { guarded, refusal, success, withRecovery } from './result.js';
+import { gateRefusal, guarded, success, withRecovery } from './result.js';
 import { errorShape } from './schemas.js';
 
 export const rollbackInput = {
@@ -56,22 +55,18 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
           },
           ctx.elicitationTraces(root),
         );
-        if (res.outcome === 'unsupported') {
-          return refusal(
-            {
-              code: ErrorCode.ELICITATION_UNSUPPORTED,
-              message: `Rollback needs a client with MCP elicitation; ${res.client.name} did not declare it.`,
-              next: 'An operator can run `copilot-onboarding rollback` in a terminal instead.',
-            },
-            { ...empty, outcome: res.outcome, trace: res.trace.path },
-          );
-        }
-        if (res.outcome !== 'approved' || extra.signal.aborted) {
-          return refusal(
-            { code: ErrorCode.NOT_CONFIRMED, message: `The rollback was not confirmed (${res.outcome}): ${res.reason ?? ''}`.trim(), next: 'Run onboarding_rollback again when the human is ready.' },
-            { ...empty, outcome: res.outcome, trace: res.trace.path },
-          );
-        }
+        const refused = gateRefusal(
+          res,
+          {
+            step: 'Rollback',
+            notApproved: 'The rollback was not confirmed',
+            next: 'Run onboarding_rollback again when the human is ready.',
+            nextUnsupported: 'An operator can run `copilot-onboarding rollback` in a terminal instead.',
+            aborted: extra.signal.aborted,
+          },
+          { ...empty, outcome: extra.signal.aborted ? 'cancelled' : res.outcome, trace: res.trace.path },
+        );
+        if (refused) return refused;
         const progress = new Progress(extra);
         const done = await commitRollback(root, prep, { onProgress: (step, n, total) => progress.send(step, total, n) });
         const lines = [
