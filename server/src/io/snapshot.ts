@@ -187,13 +187,15 @@ async function instructionCandidates(root: string, realRoot: string, refused: Re
 async function otherAgentCandidates(root: string): Promise<Candidate[]> {
   const out: Candidate[] = [];
   for (const name of OTHER_AGENT_FILES) {
-    let st;
+    let isDir: boolean;
     try {
-      st = await fsp.lstat(path.join(root, name));
+      // lstat first: a dangling or looping link is still a candidate (readSource refuses it)
+      const lst = await fsp.lstat(path.join(root, name));
+      isDir = lst.isDirectory() || (lst.isSymbolicLink() && (await fsp.stat(path.join(root, name)).then((s) => s.isDirectory(), () => false)));
     } catch {
       continue;
     }
-    if (st.isDirectory() && name === '.clinerules') {
+    if (isDir && name === '.clinerules') {
       // Cline also reads every file of a `.clinerules/` folder.
       for (const e of (await readdirSafe(path.join(root, name))) ?? []) {
         if (e.isFile() || e.isSymbolicLink()) out.push({ rel: `${name}/${e.name}`, kind: 'other-agent' });
