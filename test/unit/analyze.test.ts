@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze, countChars, findContradictions, normalizeTitle } from '../../server/src/core/analyze.js';
 import { sha256Hex } from '../../server/src/core/canonical.js';
 import type { Problem, Snapshot, SourceFile, SourceKind } from '../../server/src/core/types.js';
+import { EXAMPLE_MONOLITH } from '../helpers/example-md.js';
 
 const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpus');
 const corpusFiles = readdirSync(CORPUS)
@@ -23,43 +24,6 @@ function snap(sources: SourceFile[], extra: Partial<Snapshot> = {}): Snapshot {
 
 const codes = (ps: Problem[]) => ps.map((p) => p.code);
 
-const EXAMPLE_MONOLITH = [
-  '# Instructions for the Orders service',
-  '',
-  'Be concise. Explain trade-offs before large changes.',
-  '',
-  '## TypeScript',
-  '',
-  '- `strict` everywhere; no `any`.',
-  '- Prefer discriminated unions over enums.',
-  '',
-  '```ts',
-  '# a comment-looking line inside a fence is not a heading',
-  "type Paid = { kind: 'paid'; at: Date };",
-  '```',
-  '',
-  '## Testing',
-  '',
-  '- vitest; tests sit next to the code as `*.test.ts`.',
-  '- A bug fix starts with a failing test.',
-  '',
-  '## React',
-  '',
-  '- Function components only; hooks at the top.',
-  '',
-  '## Python scripts',
-  '',
-  '- Target Python 3.11; format with ruff.',
-  '',
-  '## CI',
-  '',
-  '- Workflows pin actions by commit SHA.',
-  '',
-  '## Communication',
-  '',
-  '- Answer in English, even when asked in another language.',
-  '',
-].join('\n');
 
 /** The repository of design/EXAMPLE.md, as a snapshot. */
 function exampleSnapshot(): Snapshot {

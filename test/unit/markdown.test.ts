@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { lineOfOffset, parseMarkdown, sectionId, splitLevel, splitSections } from '../../server/src/core/markdown.js';
 import type { Section } from '../../server/src/core/types.js';
+import { EXAMPLE_MONOLITH as EXAMPLE } from '../helpers/example-md.js';
 
 const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpus');
 const corpusFiles = readdirSync(CORPUS)
@@ -31,43 +32,6 @@ function expectContiguous(bytes: Uint8Array, sections: Section[]): void {
   expect(concat(bytes, sections).equals(Buffer.from(bytes))).toBe(true);
 }
 
-const EXAMPLE = [
-  '# Instructions for the Orders service',
-  '',
-  'Be concise. Explain trade-offs before large changes.',
-  '',
-  '## TypeScript',
-  '',
-  '- `strict` everywhere; no `any`.',
-  '- Prefer discriminated unions over enums.',
-  '',
-  '```ts',
-  '# a comment-looking line inside a fence is not a heading',
-  "type Paid = { kind: 'paid'; at: Date };",
-  '```',
-  '',
-  '## Testing',
-  '',
-  '- vitest; tests sit next to the code as `*.test.ts`.',
-  '- A bug fix starts with a failing test.',
-  '',
-  '## React',
-  '',
-  '- Function components only; hooks at the top.',
-  '',
-  '## Python scripts',
-  '',
-  '- Target Python 3.11; format with ruff.',
-  '',
-  '## CI',
-  '',
-  '- Workflows pin actions by commit SHA.',
-  '',
-  '## Communication',
-  '',
-  '- Answer in English, even when asked in another language.',
-  '',
-].join('\n');
 
 describe('parseMarkdown: headings', () => {
   it('EXAMPLE.md: one H1, six H2, the `#` line in the fence is not a heading', () => {

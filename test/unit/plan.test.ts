@@ -9,49 +9,12 @@ import { REPO_WIDE_PATH, readFrontMatter, renderFrontMatter } from '../../server
 import { PlanSchema, type Override, type Plan, type PlanBody } from '../../server/src/schemas/plan.js';
 import { OnboardingError } from '../../server/src/core/errors.js';
 import type { Analysis, Section, Snapshot, SourceFile } from '../../server/src/core/types.js';
+import { EXAMPLE_MONOLITH as EXAMPLE_TEXT } from '../helpers/example-md.js';
 
 // ---------------------------------------------------------------- fixtures
 
 const enc = new TextEncoder();
 
-/** The worked example of EXAMPLE.md, byte for byte. */
-const EXAMPLE_TEXT = [
-  '# Instructions for the Orders service',
-  '',
-  'Be concise. Explain trade-offs before large changes.',
-  '',
-  '## TypeScript',
-  '',
-  '- `strict` everywhere; no `any`.',
-  '- Prefer discriminated unions over enums.',
-  '',
-  '```ts',
-  '# a comment-looking line inside a fence is not a heading',
-  "type Paid = { kind: 'paid'; at: Date };",
-  '```',
-  '',
-  '## Testing',
-  '',
-  '- vitest; tests sit next to the code as `*.test.ts`.',
-  '- A bug fix starts with a failing test.',
-  '',
-  '## React',
-  '',
-  '- Function components only; hooks at the top.',
-  '',
-  '## Python scripts',
-  '',
-  '- Target Python 3.11; format with ruff.',
-  '',
-  '## CI',
-  '',
-  '- Workflows pin actions by commit SHA.',
-  '',
-  '## Communication',
-  '',
-  '- Answer in English, even when asked in another language.',
-  '',
-].join('\n');
 
 const EXAMPLE_FILES = [
   '.github/copilot-instructions.md',
