@@ -5,9 +5,9 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { connect, removeWorkspace, textOf, type ElicitScript, type Harness } from '../helpers/harness.js';
+import { harnessesPerTest, textOf, type ElicitScript, type Harness } from '../helpers/harness.js';
 import { digest, exampleWorkspace, readTraces } from '../helpers/workspace.js';
 import { verifyChain } from '../../server/src/io/traces.js';
 
@@ -15,19 +15,10 @@ const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true 
 const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
 const YES_ROLLBACK: ElicitResult = { action: 'accept', content: { confirmed: true } };
 
-let h: Harness | undefined;
-const roots: string[] = [];
-afterEach(async () => {
-  await h?.close().catch(() => undefined);
-  h = undefined;
-  for (const r of roots.splice(0)) removeWorkspace(r);
-});
+const harnesses = harnessesPerTest();
 
 async function start(elicit: ElicitScript[], config: Record<string, number> = {}, caps: Record<string, unknown> = { elicitation: {} }): Promise<Harness> {
-  const root = exampleWorkspace();
-  roots.push(root);
-  h = await connect({ root, caps, elicit, config });
-  return h;
+  return harnesses.open({ root: exampleWorkspace(), caps, elicit, config });
 }
 
 const sc = (r: { structuredContent?: unknown }) => r.structuredContent as Record<string, unknown>;
@@ -140,7 +131,6 @@ describe('approve: nothing but an accepted, ticked form approves', () => {
     const pending = hh.call('onboarding_approve', {}).catch((e: Error) => e);
     await new Promise((r) => setTimeout(r, 150));
     await hh.close();
-    h = undefined;
     expect(await pending).toBeInstanceOf(Error);
     await new Promise((r) => setTimeout(r, 150));
     expect((await readTraces(hh.root))[0]).toMatchObject({ action: 'approve', outcome: 'cancelled' });
@@ -149,8 +139,7 @@ describe('approve: nothing but an accepted, ticked form approves', () => {
 
   it('a client without elicitation gets a refusal naming it, and an "unsupported" trace', async () => {
     const root = exampleWorkspace();
-    roots.push(root);
-    h = await connect({ root, caps: {}, clientName: 'NoFormsClient' });
+    const h = await harnesses.open({ root, caps: {}, clientName: 'NoFormsClient' });
     await h.call('onboarding_propose', { narrate: false });
     const before = await digest(root);
     for (const tool of ['onboarding_approve', 'onboarding_migrate']) {

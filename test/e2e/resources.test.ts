@@ -4,24 +4,16 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { connect, removeWorkspace, tempWorkspace, type Harness } from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import { harnessesPerTest, tempWorkspace, type Harness } from '../helpers/harness.js';
 import { fillChain } from '../helpers/traces.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
 import { TraceStore, traceDir } from '../../server/src/io/traces.js';
 
-let h: Harness | undefined;
-const roots: string[] = [];
-afterEach(async () => {
-  await h?.close().catch(() => undefined);
-  h = undefined;
-  for (const r of roots.splice(0)) removeWorkspace(r);
-});
+const harnesses = harnessesPerTest();
 
 async function start(root = tempWorkspace('co-res-'), caps: Record<string, unknown> = {}): Promise<Harness> {
-  roots.push(root);
-  h = await connect({ root, caps });
-  return h;
+  return harnesses.open({ root, caps });
 }
 
 async function read(hh: Harness, uri: string): Promise<{ text: string; mimeType: string | undefined; uri: string }> {

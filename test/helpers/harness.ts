@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach } from 'vitest';
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -115,6 +116,31 @@ export async function connect(opts: {
   // against the tool's outputSchema, as strict clients such as the MCP Inspector do.
   await client.listTools();
   return h;
+}
+
+/**
+ * For a test file whose tests open harnesses: `open` connects one to `opts.root`; after each test
+ * every harness opened is closed (once, even if the test closed it itself; errors ignored) and
+ * its workspace removed. Call it once, at the top of the file.
+ */
+export function harnessesPerTest(): { open(opts: Parameters<typeof connect>[0] & { root: string }): Promise<Harness> } {
+  const harnesses: Harness[] = [];
+  const roots: string[] = [];
+  afterEach(async () => {
+    for (const h of harnesses.splice(0)) await h.close().catch(() => undefined);
+    for (const r of roots.splice(0)) removeWorkspace(r);
+  });
+  return {
+    async open(opts) {
+      roots.push(opts.root);
+      const h = await connect(opts);
+      const close = h.close;
+      let closing: Promise<void> | undefined;
+      h.close = () => (closing ??= close());
+      harnesses.push(h);
+      return h;
+    },
+  };
 }
 
 export function textOf(r: CallToolResult): string {

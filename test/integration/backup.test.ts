@@ -2,7 +2,6 @@
  * The tar.gz backup on real temp workspaces: round trip (bytes and modes), and every way a
  * backup can be missing, damaged or hostile — each refused before anything is written.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, promises as fsp, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,71 +13,16 @@ import { OnboardingError } from '../../server/src/core/errors.js';
 import { backupRelPaths, createBackup, manifestHash, readManifest, restoreFromBackup, verifyBackup } from '../../server/src/io/backup.js';
 import type { Manifest } from '../../server/src/schemas/manifest.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
+import { planFromOps, sha, treeDigest as tree, writeFileIn as write, type OpSpec } from '../helpers/fixtures.js';
 
 const tempWorkspace = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
 const removeWorkspace = (dir: string) => rmSync(dir, { recursive: true, force: true });
-const sha = (b: string | Uint8Array) => createHash('sha256').update(b).digest('hex');
 
-type OpSpec = { op: 'create' | 'modify'; path: string; content: string } | { op: 'delete'; path: string };
-
-/** A Plan object built the way the planner builds one (hashes over the real bytes). */
+/** A Plan object built the way the planner builds one (hashes over the bytes now on disk). */
 async function makePlan(root: string, specs: OpSpec[]): Promise<Plan> {
-  const operations = [];
-  for (const s of specs) {
-    const before = s.op === 'create' ? null : await fsp.readFile(path.join(root, s.path));
-    const content = s.op === 'delete' ? null : s.content;
-    const bytes = content === null ? null : Buffer.from(content, 'utf8');
-    operations.push({
-      op: s.op,
-      path: s.path,
-      size: bytes?.length ?? 0,
-      sha256: bytes ? sha(bytes) : null,
-      content,
-      previousSha256: before ? sha(before) : null,
-    });
-  }
-  const body = {
-    format: 'copilot-onboarding/plan@1' as const,
-    pattern: 'structured' as const,
-    sources: [],
-    sections: [],
-    operations,
-    problems: [],
-    risk: 'low' as const,
-    riskReasons: [],
-    overrides: [],
-    lossless: { outputs: [], coveredSources: [], ok: true },
-  };
-  const hash = sha(canonicalJson(body));
-  return { ...body, planId: hash.slice(0, 16), sha256: hash };
-}
-
-async function write(root: string, rel: string, data: string | Uint8Array, mode?: number): Promise<void> {
-  const abs = path.join(root, rel);
-  await fsp.mkdir(path.dirname(abs), { recursive: true });
-  await fsp.writeFile(abs, data);
-  if (mode !== undefined) await fsp.chmod(abs, mode);
-}
-
-/** Every file outside .copilot-state: bytes hash and mode. */
-async function tree(root: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  async function walk(dir: string): Promise<void> {
-    for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
-      if (e.name === '.copilot-state') continue;
-      const abs = path.join(dir, e.name);
-      const rel = path.relative(root, abs);
-      if (e.isDirectory()) {
-        out[`${rel}/`] = 'dir';
-        await walk(abs);
-      } else {
-        const st = await fsp.lstat(abs);
-        out[rel] = `${(st.mode & 0o7777).toString(8)} ${e.isSymbolicLink() ? `-> ${await fsp.readlink(abs)}` : sha(await fsp.readFile(abs))}`;
-      }
-    }
-  }
-  await walk(root);
-  return out;
+  const before = new Map<string, Uint8Array>();
+  for (const s of specs) if (s.op !== 'create') before.set(s.path, await fsp.readFile(path.join(root, s.path)));
+  return planFromOps(before, specs);
 }
 
 const MONO = '.github/copilot-instructions.md';

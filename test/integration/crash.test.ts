@@ -5,104 +5,19 @@
  * to the state before the migration — or, once the journal said `done`, to the migrated
  * state — and the recovery must say which. After recovery the workspace must work normally.
  */
-import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, promises as fsp, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../server/src/core/canonical.js';
 import { journalPath } from '../../server/src/io/journal.js';
 import { migrate, recoverInterrupted, rollback } from '../../server/src/io/migration.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
+import { planFromOps, runCrashRunner, treeDigest as tree, writeFileIn, type RunnerResult } from '../helpers/fixtures.js';
 
-const REPO = path.resolve(import.meta.dirname, '../..');
-const RUNNER = path.join(REPO, 'test/helpers/crash-runner.mjs');
-const sha = (b: string | Uint8Array) => createHash('sha256').update(b).digest('hex');
+type RunOut = { ok: boolean; code?: string; message?: string; result?: unknown };
 
-/**
- * The built modules the runner imports: $COPILOT_ONBOARDING_DIST, else dist/ when it is newer
- * than the sources (`npm test` builds first), else a private compile of io/migration.ts and
- * its imports (so other people's half-written files cannot break this suite).
- */
-async function builtDir(): Promise<string> {
-  const fromEnv = process.env.COPILOT_ONBOARDING_DIST;
-  if (fromEnv) return fromEnv;
-  // Fresh = every module under core/, io/ and schemas/ has a built file at least as new as its source.
-  const mods = ['core', 'io', 'schemas'].flatMap((d) =>
-    readdirSync(path.join(REPO, 'server/src', d))
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => `${d}/${f.slice(0, -3)}`),
-  );
-  const fresh = mods.every((m) => {
-    const js = path.join(REPO, 'dist', `${m}.js`);
-    return existsSync(js) && statSync(js).mtimeMs >= statSync(path.join(REPO, 'server/src', `${m}.ts`)).mtimeMs;
-  });
-  if (fresh) return path.join(REPO, 'dist');
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'co-build-'));
-  writeFileSync(
-    path.join(tmp, 'tsconfig.json'),
-    JSON.stringify({
-      extends: path.join(REPO, 'tsconfig.json'),
-      compilerOptions: { rootDir: path.join(REPO, 'server/src'), outDir: path.join(tmp, 'dist'), sourceMap: false, typeRoots: [path.join(REPO, 'node_modules/@types')] },
-      include: [],
-      files: [path.join(REPO, 'server/src/io/migration.ts')],
-    }),
-  );
-  symlinkSync(path.join(REPO, 'node_modules'), path.join(tmp, 'node_modules'));
-  await promisify(execFile)(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', path.join(tmp, 'tsconfig.json')]).catch((e: { stdout?: string }) => {
-    // Type errors still emit JavaScript; only a missing output is fatal.
-    if (!existsSync(path.join(tmp, 'dist/io/migration.js'))) throw new Error(`could not compile io/migration.ts: ${e.stdout ?? e}`);
-  });
-  return path.join(tmp, 'dist');
-}
-
-interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: { ok: boolean; code?: string; message?: string; result?: unknown } | null;
-  stderr: string;
-}
-
-let DIST = '';
-function run(mode: string, root: string, job: unknown, crashAt?: string): Promise<RunResult> {
-  const jobFile = path.join(path.dirname(root), `${path.basename(root)}-${mode}.json`);
-  writeFileSync(jobFile, JSON.stringify(job));
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, COPILOT_ONBOARDING_DIST: DIST } as Record<string, string>;
-    if (crashAt) env.COPILOT_ONBOARDING_CRASH_AT = crashAt;
-    else delete env.COPILOT_ONBOARDING_CRASH_AT;
-    const child = spawn(process.execPath, [RUNNER, mode, root, jobFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const line = stdout.trim().split('\n').filter(Boolean).at(-1);
-      resolve({ code, signal, out: line ? JSON.parse(line) : null, stderr });
-    });
-  });
-}
-
-/** Every file and folder outside .copilot-state, with mode and content hash. */
-async function tree(root: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  async function walk(dir: string): Promise<void> {
-    for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
-      if (e.name === '.copilot-state') continue;
-      const abs = path.join(dir, e.name);
-      const rel = path.relative(root, abs).split(path.sep).join('/');
-      const st = await fsp.lstat(abs);
-      if (e.isDirectory()) {
-        out[`${rel}/`] = `${(st.mode & 0o7777).toString(8)} dir`;
-        await walk(abs);
-      } else out[rel] = `${(st.mode & 0o7777).toString(8)} ${sha(await fsp.readFile(abs))}`;
-    }
-  }
-  await walk(root);
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+function run(mode: string, root: string, job: unknown, crashAt?: string): Promise<RunnerResult<RunOut>> {
+  return runCrashRunner<RunOut>(mode, root, job, { jobFile: path.join(path.dirname(root), `${path.basename(root)}-${mode}.json`), crashAt });
 }
 
 // ---- the scenario: one monolith split in three, one more file modified, one deleted -------------
@@ -123,27 +38,7 @@ const SPECS = [
 ] as const;
 
 function buildPlan(): Plan {
-  const before = new Map(FILES.map(([p, b]) => [p, b]));
-  const operations = SPECS.map((s) => {
-    const content = s.op === 'delete' ? null : s.content;
-    const bytes = content === null ? null : Buffer.from(content, 'utf8');
-    const prev = s.op === 'create' ? null : before.get(s.path)!;
-    return { op: s.op, path: s.path, size: bytes?.length ?? 0, sha256: bytes ? sha(bytes) : null, content, previousSha256: prev ? sha(prev) : null };
-  });
-  const body = {
-    format: 'copilot-onboarding/plan@1' as const,
-    pattern: 'structured' as const,
-    sources: [{ path: MONO, kind: 'copilot-repo', size: MONO_BYTES.length, sha256: sha(MONO_BYTES) }],
-    sections: [],
-    operations,
-    problems: [],
-    risk: 'low' as const,
-    riskReasons: [],
-    overrides: [],
-    lossless: { outputs: [], coveredSources: [], ok: true },
-  };
-  const hash = sha(canonicalJson(body));
-  return { ...body, planId: hash.slice(0, 16), sha256: hash };
+  return planFromOps(new Map(FILES.map(([p, b]) => [p, b])), SPECS, [MONO]);
 }
 
 let outer: string;
@@ -154,16 +49,11 @@ let n = 0;
 
 async function freshWorkspace(): Promise<string> {
   const root = path.join(outer, `ws${++n}`);
-  for (const [rel, bytes, mode] of FILES) {
-    await fsp.mkdir(path.dirname(path.join(root, rel)), { recursive: true });
-    await fsp.writeFile(path.join(root, rel), bytes);
-    await fsp.chmod(path.join(root, rel), mode);
-  }
+  for (const [rel, bytes, mode] of FILES) await writeFileIn(root, rel, bytes, mode);
   return root;
 }
 
 beforeAll(async () => {
-  DIST = await builtDir();
   outer = mkdtempSync(path.join(os.tmpdir(), 'co-crash-'));
   PLAN = buildPlan();
   const a = await freshWorkspace();

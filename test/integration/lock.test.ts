@@ -3,53 +3,15 @@
  * processes (broken exactly once even when several processes race to break them), and the
  * locks that must never be broken (live owner, another host, garbage being written).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, promises as fsp, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, promises as fsp, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../server/src/core/canonical.js';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OnboardingError } from '../../server/src/core/errors.js';
 import { acquireLock, lockPath, readLock } from '../../server/src/io/lock.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
-
-const REPO = path.resolve(import.meta.dirname, '../..');
-const RUNNER = path.join(REPO, 'test/helpers/crash-runner.mjs');
-const sha = (b: string | Uint8Array) => createHash('sha256').update(b).digest('hex');
-
-/** The built modules for the child processes (see crash.test.ts: env, fresh dist/, or a private compile). */
-async function builtDir(): Promise<string> {
-  const fromEnv = process.env.COPILOT_ONBOARDING_DIST;
-  if (fromEnv) return fromEnv;
-  // Fresh = every module under core/, io/ and schemas/ has a built file at least as new as its source.
-  const mods = ['core', 'io', 'schemas'].flatMap((d) =>
-    readdirSync(path.join(REPO, 'server/src', d))
-      .filter((f) => f.endsWith('.ts'))
-      .map((f) => `${d}/${f.slice(0, -3)}`),
-  );
-  const fresh = mods.every((m) => {
-    const js = path.join(REPO, 'dist', `${m}.js`);
-    return existsSync(js) && statSync(js).mtimeMs >= statSync(path.join(REPO, 'server/src', `${m}.ts`)).mtimeMs;
-  });
-  if (fresh) return path.join(REPO, 'dist');
-  const tmp = mkdtempSync(path.join(os.tmpdir(), 'co-build-'));
-  writeFileSync(
-    path.join(tmp, 'tsconfig.json'),
-    JSON.stringify({
-      extends: path.join(REPO, 'tsconfig.json'),
-      compilerOptions: { rootDir: path.join(REPO, 'server/src'), outDir: path.join(tmp, 'dist'), sourceMap: false, typeRoots: [path.join(REPO, 'node_modules/@types')] },
-      include: [],
-      files: [path.join(REPO, 'server/src/io/migration.ts')],
-    }),
-  );
-  symlinkSync(path.join(REPO, 'node_modules'), path.join(tmp, 'node_modules'));
-  await promisify(execFile)(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', path.join(tmp, 'tsconfig.json')]).catch((e: { stdout?: string }) => {
-    if (!existsSync(path.join(tmp, 'dist/io/migration.js'))) throw new Error(`could not compile io/migration.ts: ${e.stdout ?? e}`);
-  });
-  return path.join(tmp, 'dist');
-}
+import { planFromOps, runCrashRunner, writeFileIn, type RunnerResult } from '../helpers/fixtures.js';
 
 interface Out {
   ok: boolean;
@@ -58,32 +20,13 @@ interface Out {
   result?: { pid?: number };
 }
 
-let DIST = '';
 let jobN = 0;
-function run(mode: string, root: string, job: unknown): Promise<{ signal: NodeJS.Signals | null; out: Out | null; stderr: string }> {
-  const jobFile = path.join(path.dirname(root), `job-${process.pid}-${++jobN}.json`);
-  writeFileSync(jobFile, JSON.stringify(job));
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, COPILOT_ONBOARDING_DIST: DIST } as Record<string, string>;
-    delete env.COPILOT_ONBOARDING_CRASH_AT;
-    const child = spawn(process.execPath, [RUNNER, mode, root, jobFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (_code, signal) => {
-      const line = stdout.trim().split('\n').filter(Boolean).at(-1);
-      resolve({ signal, out: line ? (JSON.parse(line) as Out) : null, stderr });
-    });
-  });
+function run(mode: string, root: string, job: unknown): Promise<RunnerResult<Out>> {
+  return runCrashRunner<Out>(mode, root, job, { jobFile: path.join(path.dirname(root), `job-${process.pid}-${++jobN}.json`) });
 }
 
 let outer: string;
 let root: string;
-beforeAll(async () => {
-  DIST = await builtDir();
-}, 60_000);
 beforeEach(async () => {
   outer = mkdtempSync(path.join(os.tmpdir(), 'co-lock-'));
   root = path.join(outer, 'ws');
@@ -210,30 +153,20 @@ describe('two migrations at once, in two processes', () => {
   function plan(): Plan {
     const content = '# Rules\n\n';
     const ts = '---\napplyTo: "**/*.ts"\n---\n## TypeScript\n- strict\n';
-    const body = {
-      format: 'copilot-onboarding/plan@1' as const,
-      pattern: 'structured' as const,
-      sources: [{ path: MONO, kind: 'copilot-repo', size: BYTES.length, sha256: sha(BYTES) }],
-      sections: [],
-      operations: [
-        { op: 'modify' as const, path: MONO, size: Buffer.byteLength(content), sha256: sha(content), content, previousSha256: sha(BYTES) },
-        { op: 'create' as const, path: '.github/instructions/ts.instructions.md', size: Buffer.byteLength(ts), sha256: sha(ts), content: ts, previousSha256: null },
+    return planFromOps(
+      new Map([[MONO, BYTES]]),
+      [
+        { op: 'modify', path: MONO, content },
+        { op: 'create', path: '.github/instructions/ts.instructions.md', content: ts },
       ],
-      problems: [],
-      risk: 'low' as const,
-      riskReasons: [],
-      overrides: [],
-      lossless: { outputs: [], coveredSources: [], ok: true },
-    };
-    const h = sha(canonicalJson(body));
-    return { ...body, planId: h.slice(0, 16), sha256: h };
+      [MONO],
+    );
   }
 
   afterAll(() => undefined);
 
   it('one applies, the other is refused (busy, or stale once the first is done) and changes nothing', async () => {
-    await fsp.mkdir(path.join(root, '.github'), { recursive: true });
-    await fsp.writeFile(path.join(root, MONO), BYTES);
+    await writeFileIn(root, MONO, BYTES);
     const p = plan();
     const startAt = Date.now() + 500;
     const outs = (await Promise.all(['a', 'b'].map((id) => run('migrate-at', root, { plan: p, migrationId: id, startAt })))).map((r) => r.out!);

@@ -3,81 +3,19 @@
  * The central property: migrate followed by rollback is the identity on the workspace
  * (bytes, modes and folders), for generated workspaces and plans.
  */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../server/src/core/canonical.js';
 import { backupRelPaths, readManifest } from '../../server/src/io/backup.js';
 import { journalPath, writeJournal } from '../../server/src/io/journal.js';
 import { acquireLock } from '../../server/src/io/lock.js';
 import { editedSinceMigration, migrate, pendingRecovery, recoverInterrupted, rollback, type OutputVerifier } from '../../server/src/io/migration.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
+import { planFromOps, sha, treeDigest as tree, writeFileIn as write, type OpSpec } from '../helpers/fixtures.js';
 
-const sha = (b: string | Uint8Array) => createHash('sha256').update(b).digest('hex');
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
-
-type OpSpec = { op: 'create' | 'modify'; path: string; content: string } | { op: 'delete'; path: string };
-
-/** A Plan as the planner builds it: hashes over the real bytes, sources = the files it read. */
-function makePlan(before: Map<string, Uint8Array>, specs: OpSpec[], sourcePaths: string[] = []): Plan {
-  const operations = specs.map((s) => {
-    const prev = s.op === 'create' ? null : before.get(s.path);
-    if (s.op !== 'create' && !prev) throw new Error(`test bug: no bytes for ${s.path}`);
-    const bytes = s.op === 'delete' ? null : Buffer.from(s.content, 'utf8');
-    return {
-      op: s.op,
-      path: s.path,
-      size: bytes?.length ?? 0,
-      sha256: bytes ? sha(bytes) : null,
-      content: s.op === 'delete' ? null : s.content,
-      previousSha256: prev ? sha(prev) : null,
-    };
-  });
-  const body = {
-    format: 'copilot-onboarding/plan@1' as const,
-    pattern: 'structured' as const,
-    sources: sourcePaths.map((p) => ({ path: p, kind: 'copilot-repo', size: before.get(p)!.length, sha256: sha(before.get(p)!) })),
-    sections: [],
-    operations,
-    problems: [],
-    risk: 'low' as const,
-    riskReasons: [],
-    overrides: [],
-    lossless: { outputs: [], coveredSources: [], ok: true },
-  };
-  const hash = sha(canonicalJson(body));
-  return { ...body, planId: hash.slice(0, 16), sha256: hash };
-}
-
-async function write(root: string, rel: string, data: string | Uint8Array, mode?: number): Promise<void> {
-  const abs = path.join(root, rel);
-  await fsp.mkdir(path.dirname(abs), { recursive: true });
-  await fsp.writeFile(abs, data);
-  if (mode !== undefined) await fsp.chmod(abs, mode);
-}
-
-/** Every file and folder outside .copilot-state: mode and content hash. */
-async function tree(root: string, opts: { modes?: boolean } = {}): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  async function walk(dir: string): Promise<void> {
-    for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
-      if (e.name === '.copilot-state') continue;
-      const abs = path.join(dir, e.name);
-      const rel = path.relative(root, abs).split(path.sep).join('/');
-      const st = await fsp.lstat(abs);
-      const mode = opts.modes === false ? '' : `${(st.mode & 0o7777).toString(8)} `;
-      if (e.isDirectory()) {
-        out[`${rel}/`] = `${mode}dir`;
-        await walk(abs);
-      } else out[rel] = `${mode}${sha(await fsp.readFile(abs))}`;
-    }
-  }
-  await walk(root);
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
 
 /** The verify callback must see the original sources and exactly the planned outputs. */
 function checkingVerifier(plan: Plan, before: Map<string, Uint8Array>): OutputVerifier & { calls: number } {
@@ -153,7 +91,7 @@ describe('migrate then rollback is the identity (property, generated workspaces)
           }
           for (const c of sc.creates) specs.push({ op: 'create', path: `.github/instructions/${c.sub}${c.slug}.instructions.md`, content: c.content });
           fc.pre(specs.length > 0);
-          const plan = makePlan(before, specs, [MONO]);
+          const plan = planFromOps(before, specs, [MONO]);
           const pre = await tree(root);
           const verify = checkingVerifier(plan, before);
 
@@ -220,7 +158,7 @@ describe('the default on-disk check is the plan\'s lossless proof (core/plan.ts 
       if (victim && last) victim.bytes = Buffer.concat([victim.bytes.subarray(0, last.outputStart), victim.bytes.subarray(last.outputEnd)]);
     }
     const specs: OpSpec[] = used.map((o, i) => ({ op: i === 0 ? 'modify' : 'create', path: o.path, content: o.bytes.toString('utf8') }));
-    const plan = makePlan(new Map([[MONO, mono]]), specs, [MONO]);
+    const plan = planFromOps(new Map([[MONO, mono]]), specs, [MONO]);
     plan.lossless = { outputs: used.map((o) => ({ path: o.path, pieces: o.pieces, generated: o.generated })), coveredSources: [MONO], ok: true };
     return plan;
   }
@@ -283,7 +221,7 @@ describe('migrate and rollback on a fixed workspace', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   const plan = () =>
-    makePlan(
+    planFromOps(
       before,
       [
         { op: 'modify', path: MONO, content: '\uFEFF# Orders\r\n\r\n' },
@@ -348,9 +286,9 @@ describe('migrate and rollback on a fixed workspace', () => {
     const tampered = structuredClone(p);
     tampered.operations[1]!.content = 'something else';
     await expect(migrate(root, tampered, { migrationId: 'm1' })).rejects.toMatchObject({ code: 'PLAN_CORRUPT' });
-    const escaping = makePlan(before, [{ op: 'create', path: '../escape.md', content: 'x' }]);
+    const escaping = planFromOps(before, [{ op: 'create', path: '../escape.md', content: 'x' }]);
     await expect(migrate(root, escaping, { migrationId: 'm1' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
-    const intoState = makePlan(before, [{ op: 'create', path: '.copilot-state/lock', content: 'x' }]);
+    const intoState = planFromOps(before, [{ op: 'create', path: '.copilot-state/lock', content: 'x' }]);
     await expect(migrate(root, intoState, { migrationId: 'm1' })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
     await expect(migrate(root, p, { migrationId: '../m1' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
@@ -453,7 +391,7 @@ describe('migrate and rollback on a fixed workspace', () => {
 
   it('a plan that only creates files round-trips (empty archive)', async () => {
     const pre = await tree(root);
-    const p = makePlan(before, [{ op: 'create', path: '.github/instructions/deep/x.instructions.md', content: 'x\n' }]);
+    const p = planFromOps(before, [{ op: 'create', path: '.github/instructions/deep/x.instructions.md', content: 'x\n' }]);
     await migrate(root, p, { migrationId: 'm1' });
     expect((await readManifest(root, 'm1')).files).toEqual([]);
     await rollback(root, 'm1');
