@@ -1,8 +1,14 @@
 /**
  * Helpers of the hostile-input suite (test/hostile/): a sandbox with a workspace and a sibling
  * folder outside it, digests that never follow symlinks (so loops and links out are safe to
- * hash), the invariants every hostile case checks, and forgers for tar archives and backup
- * manifests that the product would never write itself.
+ * hash), the invariants every hostile case checks, and forgers for tar archives, backup
+ * manifests and sealed traces that the product would never write itself.
+ *
+ * Case count (each `it` and each `it.each` row): 90 —
+ *   headings 14, files 10, symlinks 5, yaml 9, state 8, backups 10, traces 6,
+ *   elicitation 12, questions 3, overrides 11, workspace 2.
+ * One case fails until the product is fixed (traces.test.ts: a sealed, correctly linked trace
+ * appended after the last one, with `.head.json` left alone, is accepted as an approval).
  */
 import { createHash } from 'node:crypto';
 import * as fsSync from 'node:fs';
@@ -15,6 +21,7 @@ import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/typ
 import { connect, textOf, type ElicitScript, type Harness } from './harness.js';
 import { EXAMPLE } from './workspace.js';
 import type { Config } from '../../server/src/config.js';
+import { canonicalJson } from '../../server/src/core/canonical.js';
 
 export const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
 export const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
@@ -34,8 +41,14 @@ export interface Sandbox {
 const sandboxes: string[] = [];
 const harnesses: Harness[] = [];
 
-export function sandbox(opts: { example?: boolean } = {}): Sandbox {
-  const parent = mkdtempSync(path.join(os.tmpdir(), 'co-hostile-'));
+/**
+ * `memory: true` puts the sandbox on tmpfs (/dev/shm) when there is one: for cases that write
+ * thousands of files, where what is tested is naming and speed, not durability (every product
+ * write is fsynced, and 10,000 fsyncs on a shared disk would dominate the suite).
+ */
+export function sandbox(opts: { example?: boolean; memory?: boolean } = {}): Sandbox {
+  const base = opts.memory && isWritableDir('/dev/shm') ? '/dev/shm' : os.tmpdir();
+  const parent = mkdtempSync(path.join(base, 'co-hostile-'));
   sandboxes.push(parent);
   const root = path.join(parent, 'ws');
   const outside = path.join(parent, 'outside');
@@ -45,6 +58,15 @@ export function sandbox(opts: { example?: boolean } = {}): Sandbox {
   writeFileSync(path.join(outside, 'canary.txt'), 'the server must never write here\n');
   writeFileSync(path.join(outside, 'secret.md'), '# Secret\n\nOutside the workspace: never read, never written.\n');
   return { parent, root, outside, outsideBefore: treeDigestSync(outside) };
+}
+
+function isWritableDir(dir: string): boolean {
+  try {
+    fsSync.accessSync(dir, fsSync.constants.W_OK);
+    return fsSync.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Close every harness and remove every sandbox (call from afterEach). */
@@ -120,12 +142,17 @@ export function guard(sb: Sandbox): Guard {
   return { ws: wsDigest(sb.root), rest: nonGithubDigest(sb.root) };
 }
 
+/** Anything that can call a tool: the SDK harness or the raw client. */
+export interface Caller {
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+}
+
 /**
  * The invariants of every case: the server still answers (onboarding_status), nothing outside
  * `.github/` and `.copilot-state/` changed, the sibling folder outside the workspace is
  * untouched, and — unless `changed` — no byte of the workspace changed at all.
  */
-export async function expectSafe(h: Harness, sb: Sandbox, before: Guard, opts: { changed?: boolean } = {}): Promise<Record<string, unknown>> {
+export async function expectSafe(h: Caller, sb: Sandbox, before: Guard, opts: { changed?: boolean } = {}): Promise<Record<string, unknown>> {
   const st = await h.call('onboarding_status', {});
   expect(st.content.length).toBeGreaterThan(0);
   const sc = st.structuredContent as Record<string, unknown>;
@@ -194,6 +221,90 @@ export async function roundTrip(sb: Sandbox, overrides: unknown[] = []): Promise
   expect(wsDigest(sb.root)).toEqual(before.ws);
   await expectSafe(h, sb, before);
   return { plan, created, h };
+}
+
+/** Bytes of a file under `.copilot-state/` (null when absent). */
+export function stateBytes(root: string, rel: string): Buffer | null {
+  try {
+    return fsSync.readFileSync(path.join(root, STATE, rel));
+  } catch {
+    return null;
+  }
+}
+
+/** Files (not dot-files) in a folder under `.copilot-state/`, sorted; [] when absent. */
+export function stateFiles(root: string, relDir: string): string[] {
+  try {
+    return fsSync.readdirSync(path.join(root, STATE, relDir)).filter((f) => !f.startsWith('.')).sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The bundled example migrated through the tools (propose → approve → migrate); the harness
+ * still holds `elicit` answers for what the case does next (e.g. a rollback confirmation).
+ */
+export async function migrated(sb: Sandbox, elicit: ElicitScript[] = [YES_ROLLBACK]): Promise<{ h: Harness; migrationId: string; manifestAbs: string; archiveAbs: string }> {
+  const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE, ...elicit] });
+  expectOk(await h.call('onboarding_propose', { narrate: false }));
+  expectOk(await h.call('onboarding_approve', {}));
+  const m = expectOk(await h.call('onboarding_migrate', {}));
+  expect(m.migrated).toBe(true);
+  const migrationId = m.migrationId as string;
+  const dir = path.join(sb.root, STATE, 'backups');
+  return { h, migrationId, manifestAbs: path.join(dir, `${migrationId}.manifest.json`), archiveAbs: path.join(dir, `${migrationId}.tar.gz`) };
+}
+
+/**
+ * Rewrite a backup manifest and re-seal it (its own `sha256`), so that only the change under
+ * test can make rollback refuse — never a hash mismatch the forger forgot to fix.
+ */
+export function rewriteManifest(abs: string, change: (m: Record<string, unknown>) => void): void {
+  const m = JSON.parse(fsSync.readFileSync(abs, 'utf8')) as Record<string, unknown>;
+  change(m);
+  delete m.sha256;
+  m.sha256 = sha256(canonicalJson(m));
+  writeFileSync(abs, `${JSON.stringify(m, null, 2)}\n`);
+}
+
+/** Replace a backup archive with `bytes` and fix the manifest's archive hash and size to match. */
+export function replaceArchive(archiveAbs: string, manifestAbs: string, bytes: Buffer): void {
+  writeFileSync(archiveAbs, bytes);
+  rewriteManifest(manifestAbs, (m) => {
+    m.archiveSha256 = sha256(bytes);
+    m.archiveSize = bytes.length;
+  });
+}
+
+export const TRACES = `${STATE}/elicitation-traces`;
+
+/** Elicitation trace files, in name order, with their parsed records. */
+export function traceRecords(root: string): Array<{ file: string; abs: string; rec: Record<string, unknown> }> {
+  const dir = path.join(root, TRACES);
+  return stateFiles(root, 'elicitation-traces')
+    .filter((f) => f.endsWith('.json'))
+    .map((file) => ({ file, abs: path.join(dir, file), rec: JSON.parse(fsSync.readFileSync(path.join(dir, file), 'utf8')) as Record<string, unknown> }));
+}
+
+/** Give a trace record a valid seal (its own sha256), as a forger who read the source would. */
+export function reseal(rec: Record<string, unknown>): Record<string, unknown> {
+  const { sha256: _drop, ...body } = rec;
+  void _drop;
+  return { ...body, sha256: sha256(canonicalJson(body)) };
+}
+
+/** sha256 of a whole trace record: what the next trace's `prev_sha256` must be. */
+export function wholeSha(rec: Record<string, unknown>): string {
+  return sha256(canonicalJson(rec));
+}
+
+/** A "billion laughs" YAML block: 9 levels of 9 aliases (9^9 nodes if anyone expanded it). */
+export function billionLaughs(lastKey: string): string {
+  const lines = ['l0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+  for (let i = 1; i <= 8; i++) lines.push(`l${i}: &l${i} [${Array.from({ length: 9 }, () => `*l${i - 1}`).join(',')}]`);
+  lines.push(`${lastKey}: *l8`);
+  return lines.join('\n');
 }
 
 // ------------------------------------------------------------------ tar forgery

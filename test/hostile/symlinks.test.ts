@@ -7,7 +7,22 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/harness.js';
-import { YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, cleanup, expectOk, expectSafe, guard, open, sandbox, sc, wsDigest, write } from '../helpers/hostile.js';
+import {
+  YES_APPROVE,
+  YES_MIGRATE,
+  YES_ROLLBACK,
+  cleanup,
+  expectOk,
+  expectRefused,
+  expectSafe,
+  guard,
+  open,
+  sandbox,
+  sc,
+  treeDigestSync,
+  wsDigest,
+  write,
+} from '../helpers/hostile.js';
 
 afterEach(cleanup);
 
@@ -45,7 +60,7 @@ describe('symlinks', () => {
     const sb = sandbox({ example: true });
     mkdirSync(path.join(sb.outside, 'instr'));
     symlinkSync(path.join(sb.outside, 'instr'), path.join(sb.root, '.github/instructions'));
-    sb.outsideBefore = (await import('../helpers/hostile.js')).treeDigestSync(sb.outside);
+    sb.outsideBefore = treeDigestSync(sb.outside);
     const before = guard(sb);
     const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE] });
     const a = expectOk(await h.call('onboarding_analyze', { narrate: false }));
@@ -61,6 +76,67 @@ describe('symlinks', () => {
     const m = await h.call('onboarding_migrate', {});
     expect(m.isError).toBe(true);
     void ap;
+    await expectSafe(h, sb, before);
+  });
+
+  it('the source is a symlink leading outside: refused (listed by analyze), its text is never read into a result or plan, nobody is asked', async () => {
+    const sb = sandbox();
+    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    mkdirSync(path.join(sb.root, '.github'));
+    symlinkSync('../../outside/secret.md', path.join(sb.root, '.github/copilot-instructions.md'));
+    const before = guard(sb);
+    const h = await open(sb.root, { elicit: [YES_APPROVE] });
+    const a = expectOk(await h.call('onboarding_analyze', { narrate: false }));
+    expect(a.refused).toEqual([{ path: '.github/copilot-instructions.md', kind: 'copilot-repo', reason: 'it is a symlink that leads outside the workspace' }]);
+    expect(a.sources).toEqual([]);
+    const p = await h.call('onboarding_propose', { narrate: false });
+    expect(expectRefused(p, 'SOURCE_REFUSED')).toMatch(/copilot-instructions\.md.*symlink that leads outside/);
+    for (const r of [a, p]) expect(JSON.stringify(r)).not.toContain('never read, never written');
+    expectRefused(await h.call('onboarding_approve', {}), 'PLAN_NOT_FOUND');
+    expect(h.shown).toHaveLength(0);
+    await expectSafe(h, sb, before);
+  });
+
+  it('.github itself is a symlink leading outside: every source under it is refused, nothing is written through it', async () => {
+    const sb = sandbox();
+    write(sb.outside, 'gh/copilot-instructions.md', '# Outside\n\n## TypeScript\n\n- strict in `src/**/*.ts`\n');
+    write(sb.outside, 'gh/instructions/x.instructions.md', '---\napplyTo: "**"\n---\n\nOutside.\n');
+    sb.outsideBefore = treeDigestSync(sb.outside);
+    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    symlinkSync(path.join(sb.outside, 'gh'), path.join(sb.root, '.github'));
+    const before = guard(sb);
+    const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE] });
+    const a = expectOk(await h.call('onboarding_analyze', { narrate: false }));
+    const refused = a.refused as Array<{ path: string; reason: string }>;
+    expect(refused.map((r) => r.path).sort()).toEqual(['.github/copilot-instructions.md', '.github/instructions']);
+    for (const r of refused) expect(r.reason).toBe('.github is a symlink that leads outside the workspace');
+    expect(a.sources).toEqual([]);
+    expect(expectRefused(await h.call('onboarding_propose', { narrate: false }), 'SOURCE_REFUSED')).toMatch(/\.github is a symlink/);
+    expectRefused(await h.call('onboarding_approve', {}), 'PLAN_NOT_FOUND');
+    expectRefused(await h.call('onboarding_migrate', {}), 'PLAN_NOT_FOUND');
+    expect(h.shown).toHaveLength(0);
+    await expectSafe(h, sb, before);
+  });
+
+  it('symlink loops (a file linked to itself, a <-> b, a folder linked to its parent): refused or skipped, analyze terminates, nothing changes', async () => {
+    const sb = sandbox();
+    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    mkdirSync(path.join(sb.root, '.github/instructions'), { recursive: true });
+    symlinkSync('copilot-instructions.md', path.join(sb.root, '.github/copilot-instructions.md'));
+    symlinkSync('b.instructions.md', path.join(sb.root, '.github/instructions/a.instructions.md'));
+    symlinkSync('a.instructions.md', path.join(sb.root, '.github/instructions/b.instructions.md'));
+    symlinkSync('..', path.join(sb.root, '.github/instructions/up'));
+    const before = guard(sb);
+    const h = await open(sb.root, { elicit: [YES_APPROVE] });
+    const a = expectOk(await h.call('onboarding_analyze', { narrate: false }));
+    const refused = a.refused as Array<{ path: string; reason: string }>;
+    expect(refused).toEqual([
+      { path: '.github/copilot-instructions.md', kind: 'copilot-repo', reason: 'it is a symlink loop' },
+      { path: '.github/instructions/a.instructions.md', kind: 'copilot-path', reason: 'it is a symlink loop' },
+      { path: '.github/instructions/b.instructions.md', kind: 'copilot-path', reason: 'it is a symlink loop' },
+    ]);
+    expect(expectRefused(await h.call('onboarding_propose', { narrate: false }), 'SOURCE_REFUSED')).toMatch(/symlink loop/);
+    expect(h.shown).toHaveLength(0);
     await expectSafe(h, sb, before);
   });
 });

@@ -41,6 +41,7 @@ describe('--workspace that is not a usable folder', () => {
       // Clear: names the workspace and what is wrong with it; not an "unexpected" INTERNAL error.
       // onboarding_status may answer normally, as long as it says so; every other tool refuses.
       if (tool !== 'onboarding_status' && !r.isError) problems.push(`${tool}: not an error: ${text.slice(0, 160)}`);
+      if (tool !== 'onboarding_status' && !text.includes('WORKSPACE_INVALID')) problems.push(`${tool}: not WORKSPACE_INVALID: ${text.slice(0, 160)}`);
       if (!text.includes(ws)) problems.push(`${tool}: does not name the workspace: ${text.slice(0, 160)}`);
       if (/INTERNAL|Unexpected error/.test(text)) problems.push(`${tool}: INTERNAL instead of a clear error: ${text.slice(0, 160)}`);
       if (!/does not exist|not a folder|not a directory|is a file/i.test(text)) problems.push(`${tool}: does not say what is wrong with the workspace: ${text.slice(0, 160)}`);

@@ -1,0 +1,59 @@
+/**
+ * Hostile headings: whatever a heading says (`../../x`, `CON`, 500 characters, 50 copies, only
+ * emoji or invisible characters), it is just text. Each heading section is sent to a
+ * path-specific file by override; the output names are safe, unique slugs directly under
+ * `.github/instructions/`, the migration writes nothing else, and rollback restores every byte.
+ */
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, expectOk, open, roundTrip, sandbox, write } from '../helpers/hostile.js';
+
+afterEach(cleanup);
+
+/** Windows device names, with or without an extension, cannot be file names there. */
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|clock\$?|com[0-9]|lpt[0-9]|conin\$|conout\$)(\.|$)/i;
+
+const HEADINGS: Array<[name: string, lines: string[]]> = [
+  ['../../etc/passwd', ['## ../../etc/passwd']],
+  ['..\\..\\x (backslashes)', ['## ..\\..\\x']],
+  ['/abs (absolute)', ['## /abs']],
+  ['.github/../../x', ['## .github/../../x']],
+  ['CON', ['## CON']],
+  ['nul', ['## nul']],
+  ['COM1', ['## COM1']],
+  ['aux.txt', ['## aux.txt']],
+  ['500 characters', [`## ${'very long heading '.repeat(28).slice(0, 500)}`]],
+  ['the same heading ×50', Array.from({ length: 50 }, () => '## Testing')],
+  ['emoji only', ['## 🚀🔥✨']],
+  ['RTL override and zero-width characters', ['## \u202Egnitset\u202C\u200B\u200D\u2060\uFEFF']],
+  ['control characters (BEL, ESC, DEL, ANSI colour)', ['## \u0007\u001b[31mred\u001b[0m\u007f\u0008']],
+  ['only # characters', ['## #', '## ###', '## ####']],
+];
+
+describe('hostile headings', () => {
+  it.each(HEADINGS)('heading %s: safe unique slugs under .github/instructions/, migrate + rollback byte-exact', async (_name, lines) => {
+    const sb = sandbox();
+    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    const body = lines.map((l, i) => `${l}\n\n- rule ${i + 1} for this part.\n`).join('\n');
+    write(sb.root, '.github/copilot-instructions.md', `# Project\n\nBe concise.\n\n${body}`);
+
+    // Every heading section gets an applyTo by override, so its slug comes from the heading.
+    const probe = await open(sb.root);
+    const a = expectOk(await probe.call('onboarding_analyze', { narrate: false }));
+    const headed = (a.sections as Array<{ id: string; kind: string }>).filter((s) => s.kind === 'heading');
+    expect(headed).toHaveLength(lines.length);
+    const overrides = headed.map((s) => ({ section: s.id, applyTo: 'src/**' }));
+
+    const { plan, created } = await roundTrip(sb, overrides);
+    expect(created).toHaveLength(lines.length);
+    for (const c of created) {
+      expect(path.posix.dirname(c)).toBe('.github/instructions');
+      const slug = path.posix.basename(c).replace(/\.instructions\.md$/, '');
+      expect(slug.length, slug).toBeLessThanOrEqual(64);
+      expect(slug).not.toMatch(WINDOWS_RESERVED);
+    }
+    // Every section landed in its own file (no two headings were merged by accident).
+    const dests = (plan.sections as Array<{ id: string; destination: string }>).filter((s) => headed.some((h) => h.id === s.id)).map((s) => s.destination);
+    expect(new Set(dests).size).toBe(lines.length);
+  });
+});

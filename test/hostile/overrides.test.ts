@@ -1,0 +1,42 @@
+/**
+ * Hostile propose overrides: unknown sections, destinations that try to leave
+ * `.github/instructions/`, applyTo globs that are absolute, climb with `..`, or carry NUL or a
+ * line break (front matter injection), and 10,000 overrides. Each is a clear error naming the
+ * problem; no plan is stored, nobody is asked, nothing changes.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { YES_APPROVE, cleanup, expectRefused, expectSafe, guard, open, sandbox, stateFiles } from '../helpers/hostile.js';
+
+afterEach(cleanup);
+
+const TS = 'TypeScript'; // a heading of the bundled example
+
+describe('hostile overrides', () => {
+  it.each<[string, unknown[], string | RegExp, RegExp]>([
+    ['an unknown section', [{ section: 'No such heading', applyTo: 'src/**' }], 'INVALID_INPUT', /Unknown section "No such heading".*Valid sections: .*s\d\d-typescript/],
+    ['destination ../../x', [{ section: TS, destination: '../../x' }], 'INVALID_INPUT', /destination "\.\.\/\.\.\/x" .* is not a slug/],
+    ['destination /etc/passwd', [{ section: TS, destination: '/etc/passwd' }], 'INVALID_INPUT', /destination "\/etc\/passwd" .* is not a slug/],
+    ['destination .github/instructions/../../x.md', [{ section: TS, destination: '.github/instructions/../../x.md' }], 'INVALID_INPUT', /destination "\.github\/instructions\/\.\.\/\.\.\/x\.md" .* is not a slug/],
+    ['applyTo with a NUL byte', [{ section: TS, applyTo: 'src/**\u0000.ts' }], 'INVALID_INPUT', /contains a NUL or line break/],
+    ['applyTo with a newline (front matter injection)', [{ section: TS, applyTo: ['src/**', '"\ndescription: pwned\n---\n# evil'] }], 'INVALID_INPUT', /contains a NUL or line break/],
+    ['an absolute applyTo', [{ section: TS, applyTo: '/etc/**' }], 'INVALID_INPUT', /"\/etc\/\*\*" .* is absolute/],
+    ['applyTo with ..', [{ section: TS, applyTo: 'src/../../outside/**' }], 'INVALID_INPUT', /contains a "\.\." segment/],
+    ['applyTo starting with ~', [{ section: TS, applyTo: '~/.ssh/*' }], 'INVALID_INPUT', /"~\/\.ssh\/\*" .* is absolute/],
+    ['applyTo with a drive letter', [{ section: TS, applyTo: 'C:\\Windows\\**' }], 'INVALID_INPUT', /is absolute/],
+    ['10,000 overrides', Array.from({ length: 10_000 }, (_, i) => ({ section: `s${i}`, keepRepoWide: true })), /-32602|Input validation error/, /overrides.*1000|1000.*overrides/],
+  ])('%s: a clear error, no plan stored, nobody asked, nothing changes', async (_name, overrides, code, why) => {
+    const sb = sandbox({ example: true });
+    const before = guard(sb);
+    const h = await open(sb.root, { elicit: [YES_APPROVE] });
+    const r = await h.call('onboarding_propose', { narrate: false, overrides });
+    const text = expectRefused(r, code);
+    expect(text).toMatch(why);
+    expect(text).not.toMatch(/INTERNAL|Unexpected error/);
+    expect(text.length, 'the error stays readable').toBeLessThan(8 * 1024);
+    expect(stateFiles(sb.root, 'plans')).toEqual([]);
+    expectRefused(await h.call('onboarding_approve', {}), 'PLAN_NOT_FOUND');
+    expect(h.shown).toHaveLength(0);
+    const st = await expectSafe(h, sb, before);
+    expect(st.currentPlan).toBeNull();
+  });
+});
