@@ -13,12 +13,15 @@ const RESERVED = /^(con|prn|aux|nul|clock|com[0-9]|lpt[0-9]|conin|conout)$/;
 export const SLUG_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /** Language names whose punctuation carries the meaning (`C#` must not become `c`). */
-const SPELLED: Array<[RegExp, string]> = [
-  [/(^|[^a-z0-9])c#(?![a-z0-9#])/g, '$1csharp'],
-  [/(^|[^a-z0-9])f#(?![a-z0-9#])/g, '$1fsharp'],
-  [/(^|[^a-z0-9])c\+\+(?![a-z0-9+])/g, '$1cpp'],
-  [/(^|[^a-z0-9])\.net(?![a-z0-9])/g, '$1dotnet'],
+const SPELLED: Array<[RegExp, string, string]> = [
+  // [pattern, replacement, a substring every match contains (checked first: most titles have none)]
+  [/(^|[^a-z0-9])c#(?![a-z0-9#])/g, '$1csharp', '#'],
+  [/(^|[^a-z0-9])f#(?![a-z0-9#])/g, '$1fsharp', '#'],
+  [/(^|[^a-z0-9])c\+\+(?![a-z0-9+])/g, '$1cpp', '+'],
+  [/(^|[^a-z0-9])\.net(?![a-z0-9])/g, '$1dotnet', '.net'],
 ];
+/** Only ASCII: NFKD leaves such text as it is and it has no combining marks. */
+const ASCII_RE = /^[\x00-\x7f]*$/;
 
 export function isReservedSlug(slug: string): boolean {
   return RESERVED.test(slug);
@@ -27,8 +30,12 @@ export function isReservedSlug(slug: string): boolean {
 export function slugify(title: string, maxLen = 48): string {
   const limit = Math.max(8, Math.floor(maxLen));
   // Cap the input first: a 10 MB heading must not cost 10 MB of regex work.
-  let s = title.slice(0, limit * 8).normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
-  for (const [re, to] of SPELLED) s = s.replace(re, to);
+  let s = title.slice(0, limit * 8);
+  // slugify runs once per section (hundreds of thousands of times for a large file): skip the
+  // Unicode work for ASCII titles and the replacements that cannot match.
+  if (!ASCII_RE.test(s)) s = s.normalize('NFKD').replace(/\p{M}+/gu, '');
+  s = s.toLowerCase();
+  for (const [re, to, needle] of SPELLED) if (s.includes(needle)) s = s.replace(re, to);
   s = s.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
   if (s.length > limit) s = s.slice(0, limit).replace(/-+$/, '');
   if (s === '') return 'section';
