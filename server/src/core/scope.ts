@@ -525,7 +525,9 @@ export function forEachKeyword(lower: string, cb: (index: number, keyword: strin
       if (prev === 35 || prev === 43 || prev === 46 || prev === 45) continue;
     }
     while (d < dotAt.length && dotAt[d]! < m.index) cb(dotAt[d]!, dotKw[d++]!);
-    cb(m.index, /\s/.test(m[0]) ? m[0].replace(/\s+/g, ' ') : m[0]);
+    // A match that is a keyword as written needs no white-space folding (keywords have single spaces).
+    const kw = m[0];
+    cb(m.index, DICT.has(kw) ? kw : kw.replace(/\s+/g, ' '));
   }
   while (d < dotAt.length) cb(dotAt[d]!, dotKw[d++]!);
 }
