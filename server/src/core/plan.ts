@@ -21,7 +21,7 @@ import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath,
 import { canonicalJson, sha256Hex } from './canonical.js';
 import { ErrorCode, OnboardingError } from './errors.js';
 import { SCAN_CAP, inferScope } from './scope.js';
-import { SLUG_RE, isReservedSlug, slugify, uniqueSlug } from './slug.js';
+import { SLUG_RE, isReservedSlug, slugAllocator, slugify } from './slug.js';
 
 export interface BuildPlanInput {
   snapshot: Snapshot;
@@ -370,13 +370,11 @@ export function buildPlan(input: BuildPlanInput): Plan {
       );
     }
   }
-  const autoTaken = new Set(existing);
+  const allocate = slugAllocator(new Set(existing));
   for (const d of decisions) {
     const moves = d.slug !== null || d.globs !== null;
     if (!moves || d.slug !== null) continue;
-    const slug = uniqueSlug(slugify(d.section.title), autoTaken);
-    autoTaken.add(slug);
-    d.slug = slug;
+    d.slug = allocate(slugify(d.section.title));
   }
   // Sections with a destination but no globs of their own take the group's.
   const groups = new Map<string, Decision[]>();
