@@ -693,19 +693,31 @@ function collectMentions(prose: string): Mention[] {
   return out;
 }
 
+/**
+ * A class rather than an object literal with a getter: V8 builds such a literal slowly (a new
+ * accessor and closure each time), and there is one scan per heading and per section body.
+ */
+class Scan implements TextScan {
+  private found: Mention[] | null;
+  constructor(
+    readonly scores: Map<number, TopicScore>,
+    private readonly prose: string,
+    withMentions: boolean,
+  ) {
+    this.found = withMentions ? null : [];
+  }
+  get mentions(): Mention[] {
+    this.found ??= collectMentions(this.prose);
+    return this.found;
+  }
+}
+
 function scan(text: string, withMentions: boolean, cap = SCAN_CAP): TextScan {
   const capped = text.length > cap ? text.slice(0, cap) : text;
   const scores = new Map<number, TopicScore>();
   const prose = proseOf(capped, scores);
   scoreKeywords(prose, scores);
-  let mentions: Mention[] | null = withMentions ? null : [];
-  return {
-    scores,
-    get mentions(): Mention[] {
-      if (!mentions) mentions = collectMentions(prose);
-      return mentions;
-    },
-  };
+  return new Scan(scores, prose, withMentions);
 }
 
 // ---------------------------------------------------------------- file index
