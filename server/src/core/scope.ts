@@ -907,19 +907,26 @@ function testGlobs(families: readonly string[]): string[] {
   return out;
 }
 
-/**
- * Infer a section's applyTo. `text` is the section's text (its heading included); `files`
- * the workspace files. Deterministic; results for globs are cached per `files` array.
- */
-export function inferScope(section: { title: string; kind: string }, text: string, files: readonly string[]): ScopeResult {
-  if (section.kind === 'preamble') return repoWide(['no scope: the preamble stays repository-wide']);
-  if (section.kind === 'frontmatter') return repoWide(['no scope: front matter stays repository-wide']);
-  const title = section.title.trim().slice(0, 300);
-  const label = section.kind === 'topic' ? 'topic' : 'heading';
-  const idx = indexOf(files);
-  const head = scan(title, true);
+interface HeadingWork {
+  /** Keywords and paths of the heading itself (read only). */
+  head: TextScan;
+  /** Topics the heading names (strongly or weakly), and those that count only with body keywords. */
+  hits: readonly number[];
+  needsBody: readonly number[];
+  strongHit: boolean;
+}
 
-  // 1. Heading names topics of the taxonomy.
+/**
+ * The part of inferScope that depends on the heading alone, memoised by heading text: the ~60
+ * topic expressions cost more than the rest for a short section, and large files repeat
+ * headings ("Notes", "Examples"). Pure, so sharing is safe; bounded, so memory stays small.
+ */
+const HEADING_MEMO = new Map<string, HeadingWork>();
+const HEADING_MEMO_MAX = 4096;
+
+function headingWork(title: string): HeadingWork {
+  const cached = HEADING_MEMO.get(title);
+  if (cached) return cached;
   const hits: number[] = [];
   const needsBody: number[] = [];
   let strongHit = false;
@@ -930,6 +937,29 @@ export function inferScope(section: { title: string; kind: string }, text: strin
     } else if (t.headingWeak?.test(title)) hits.push(i);
     else if (t.headingNeedsBody?.test(title)) needsBody.push(i);
   });
+  const work: HeadingWork = { head: scan(title, true), hits, needsBody, strongHit };
+  if (HEADING_MEMO.size >= HEADING_MEMO_MAX) HEADING_MEMO.clear();
+  HEADING_MEMO.set(title, work);
+  return work;
+}
+
+/**
+ * Infer a section's applyTo. `text` is the section's text (its heading included); `files`
+ * the workspace files. Deterministic; results for globs are cached per `files` array.
+ */
+export function inferScope(section: { title: string; kind: string }, text: string, files: readonly string[]): ScopeResult {
+  if (section.kind === 'preamble') return repoWide(['no scope: the preamble stays repository-wide']);
+  if (section.kind === 'frontmatter') return repoWide(['no scope: front matter stays repository-wide']);
+  const title = section.title.trim().slice(0, 300);
+  const label = section.kind === 'topic' ? 'topic' : 'heading';
+  const idx = indexOf(files);
+  const heading = headingWork(title);
+  const head = heading.head;
+
+  // 1. Heading names topics of the taxonomy.
+  const hits = heading.hits.slice();
+  const needsBody = heading.needsBody;
+  const strongHit = heading.strongHit;
   // The body is scanned only when needed; with a named topic, only its start (for evidence and hints).
   let scanned: TextScan | null = null;
   const body = (): TextScan => (scanned ??= scan(text, true, strongHit ? HIT_SCAN_CAP : SCAN_CAP));
