@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+/**
+ * Case: server cold start to the `initialize` answer. Spawns `node dist/index.js serve
+ * --workspace <temp dir>`, writes an initialize request on stdin at once, and times from the
+ * spawn until the line with the response (id 1) arrives on stdout. Side by side, spawn for
+ * spawn (interleaved): bench/minimal-server.mjs (the SDK's McpServer + StdioServerTransport
+ * with one tool) and a bare node process that answers the first stdin line with a fixed
+ * line (the floor: node start-up and the pipes).
+ *
+ *   npm run build && node bench/cold-start.mjs [--runs 9]
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { BENCH_DIR, DIST, argValue, cleanupTemp, interleave, isMain, median, ms, tempDir, textTable } from './lib.mjs';
+
+const INITIALIZE =
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } } }) + '\n';
+
+const BARE = `process.stdin.once('data', () => { process.stdout.write('{"jsonrpc":"2.0","id":1,"result":{}}\\n'); process.exit(0); });`;
+
+/** Spawn, send initialize, resolve with ms until the id-1 response line; then end stdin and wait for exit. */
+export function timeInitialize(args, { cwd } = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    let buf = '';
+    let elapsed = null;
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`no initialize answer within 30 s from ${args.join(' ')}: ${stderr}`));
+    }, 30_000);
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout.on('data', (d) => {
+      if (elapsed !== null) return;
+      buf += d;
+      let nl;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        let msg;
+        try {
+          msg = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        if (msg.id === 1) {
+          elapsed = performance.now() - t0;
+          if (!msg.result) reject(new Error(`initialize failed: ${line}`));
+          child.stdin.end();
+          break;
+        }
+      }
+    });
+    child.on('error', reject);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      if (elapsed === null) reject(new Error(`exited before answering: ${stderr}`));
+      else resolve(elapsed);
+    });
+    child.stdin.write(INITIALIZE);
+  });
+}
+
+export async function run({ runs = 9, log = () => {} } = {}) {
+  const workspace = tempDir('co-bench-serve-');
+  const entry = path.join(DIST, 'index.js');
+  log(`  cold start: ${runs} spawns each after 1 warm-up spawn, interleaved`);
+  // The spawn is what is timed, so each fn records the child's own measurement through a mark.
+  const contenders = {
+    ours: ['serve', [entry, 'serve', '--workspace', workspace]],
+    minimal: ['minimal', [path.join(BENCH_DIR, 'minimal-server.mjs')]],
+    bare: ['bare', ['-e', BARE]],
+  };
+  const times = { ours: [], minimal: [], bare: [] };
+  await interleave(
+    Object.fromEntries(
+      Object.entries(contenders).map(([k, [, args]]) => [
+        k,
+        {
+          fn: async (_ctx, _mark, i) => {
+            const t = await timeInitialize(args);
+            if (i >= 1) times[k].push(t);
+          },
+        },
+      ]),
+    ),
+    { runs, warmup: 1 },
+  );
+  const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+  const ratio = m.ours / m.minimal;
+  const rows = [
+    {
+      case: 'cold start to initialize',
+      input: 'dist/index.js serve vs minimal SDK server',
+      median: m.ours,
+      value: `${ms(m.ours)} ms = ${ratio.toFixed(2)}× minimal`,
+      target: null,
+      status: 'info',
+      note: `minimal SDK server (McpServer + stdio, 1 tool) ${ms(m.minimal)} ms; bare node answering one line ${ms(m.bare)} ms; ours − minimal = ${ms(m.ours - m.minimal)} ms; ${runs} spawns each`,
+      detail: { ...m, ratio, samples: times },
+    },
+  ];
+  return { rows, medians: m, ratio, samples: times };
+}
+
+if (isMain(import.meta.url)) {
+  try {
+    const { rows } = await run({ runs: Math.max(5, Number(argValue(process.argv, '--runs', 9))), log: console.log });
+    console.log(textTable(['case', 'input', 'median', 'target', 'result', 'notes'], rows.map((r) => [r.case, r.input, r.value, r.target ?? '—', r.status, r.note])));
+  } finally {
+    cleanupTemp();
+  }
+}

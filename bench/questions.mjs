@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+/**
+ * Case: question_summary over 10,000 question files, from the BUILT code:
+ * summarizeQuestions(root) (all entries) and summarizeQuestions(root, {limit: 10}).
+ *
+ * Fixture: the first 20 files are written by saveQuestion itself; the other 9,980 are
+ * rendered the same way (the `yaml` library's Document, same options, same header and file
+ * name pattern) but written without saveQuestion's per-file fsync, which would make the setup
+ * take about a minute. The fixture is cached in $TMPDIR/copilot-onboarding-bench-cache/, keyed
+ * by the hash of the code that writes and reads it (BENCH_FRESH_FIXTURES=1 rebuilds it). A check
+ * before timing (the same call as the timed one; in quick mode it is the warm-up):
+ * summarizeQuestions returns 10,000 entries and skips none. Side by side: floors that only read
+ * the same files (fs.promises 64 at a time as the code does, or a readFileSync loop) and one
+ * that reads and yaml-parses them, so the time can be split into I/O, parsing and the rest.
+ *
+ *   npm run build && node bench/questions.mjs [--runs 7] [--count 10000]
+ */
+import { promises as fsp, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Document, parse } from 'yaml';
+import { fileURLToPath } from 'node:url';
+import { DIST, REPO_DIR, argValue, cachedFixture, cleanupTemp, interleave, isMain, load, ms, profileTop, textTable } from './lib.mjs';
+
+const BY_API = 20;
+
+function entryFor(i) {
+  const t = new Date(Date.UTC(2026, 0, 1, 0, 0, 0) + i * 1000 + (i % 1000));
+  const timestamp = t.toISOString();
+  return {
+    timestamp,
+    question: `Question ${i}: should the ${['API', 'tests', 'CI', 'docs', 'React'][i % 5]} instructions apply to ${['src/**', 'tests/**', '.github/workflows/**'][i % 3]}? Please pick one option and explain briefly.`,
+    answer: `Answer ${i}: ${'Yes, keep them scoped there, and mention the exception for generated files. '.repeat(1 + (i % 3))}`.trim(),
+    trace: `elicitation-traces/${timestamp.replace(/[:.]/g, '-')}-question.json`,
+  };
+}
+
+/** What saveQuestion writes for `entry` (same Document and options); and its file name. */
+function render(entry, i) {
+  const doc = new Document({ timestamp: entry.timestamp, question: entry.question, answer: entry.answer, trace: entry.trace });
+  const header = `# Saved at ${entry.timestamp.replace('T', ' ').replace(/\.\d+Z$/, '')} UTC\n`;
+  const t = new Date(entry.timestamp);
+  const stamp = t.toISOString().replace(/[-:]/g, '').replace('T', '_').slice(0, 15);
+  const id = `${String(t.getUTCMilliseconds()).padStart(3, '0')}${(i % 36 ** 4).toString(36).padStart(4, '0')}${(0x10000000 + i).toString(16)}`;
+  return { name: `${stamp}_${id}_question.yaml`, text: header + doc.toString({ defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 }) };
+}
+
+/** A workspace with `count` answered questions in .copilot-state/questions/. */
+export async function makeQuestions(root, count, { saveQuestion, questionsDir }) {
+  for (let i = 0; i < Math.min(BY_API, count); i++) await saveQuestion(root, entryFor(i));
+  const dir = questionsDir(root);
+  mkdirSync(dir, { recursive: true });
+  const { mapLimit } = await load('io/traces.js');
+  const rest = Array.from({ length: Math.max(0, count - BY_API) }, (_, k) => BY_API + k);
+  await mapLimit(rest, 16, async (i) => {
+    const { name, text } = render(entryFor(i), i);
+    await fsp.writeFile(path.join(dir, name), text, { flag: 'wx' });
+  });
+  return dir;
+}
+
+/** What summarizeQuestions does at least: list the folder, read every file 64 at a time (io/traces.js mapLimit). */
+async function readAll(dir, fn) {
+  const { mapLimit } = await load('io/traces.js');
+  const names = (await fsp.readdir(dir)).filter((n) => n.endsWith('_question.yaml')).sort();
+  return mapLimit(names, 64, async (n) => fn(await fsp.readFile(path.join(dir, n), 'utf8')));
+}
+
+export async function run({ runs = 7, count = 10_000, floors = true, profile = true, warmup = 1, log = () => {} } = {}) {
+  const { saveQuestion, summarizeQuestions, questionsDir } = await load('io/questions.js');
+  const t0 = performance.now();
+  const keyFiles = [fileURLToPath(import.meta.url), ...['io/questions.js', 'schemas/question.js', 'io/workspace.js'].map((f) => path.join(DIST, f)), path.join(REPO_DIR, 'node_modules/yaml/package.json')];
+  const { dir: root, cached } = await cachedFixture(`questions-${count}`, { keyFiles }, (d) => makeQuestions(d, count, { saveQuestion, questionsDir }));
+  const dir = questionsDir(root);
+  const check = await summarizeQuestions(root);
+  if (check.total !== count || check.count !== count || check.skipped.length) {
+    throw new Error(`question fixture: total ${check.total}, count ${check.count}, skipped ${check.skipped.length} (expected ${count}, ${count}, 0)`);
+  }
+  const last = await summarizeQuestions(root, { limit: 10 });
+  if (last.count !== 10 || last.entries[9].timestamp !== entryFor(count - 1).timestamp) throw new Error('limit 10 did not return the 10 newest');
+  log(`  question_summary: ${count} files (${cached ? 'cached fixture' : 'new fixture'}: setup + check ${ms(performance.now() - t0)} ms, summary ${(check.summary.length / 2 ** 20).toFixed(1)} MiB of YAML), ${warmup} warm-up + ${runs} runs`);
+  const names = (await fsp.readdir(dir)).filter((n) => n.endsWith('_question.yaml')).sort();
+  const r = await interleave(
+    {
+      all: { fn: () => summarizeQuestions(root) },
+      limit10: { fn: () => summarizeQuestions(root, { limit: 10 }) },
+      ...(floors
+        ? {
+            readFloor: { fn: () => readAll(dir, (t) => t.length) },
+            syncReadFloor: { fn: () => names.map((n) => readFileSync(path.join(dir, n), 'utf8').length) },
+            parseFloor: { fn: () => readAll(dir, (t) => parse(t)) },
+          }
+        : {}),
+    },
+    { runs, warmup },
+  );
+  const rows = [
+    {
+      case: 'question_summary (all)',
+      input: `${count.toLocaleString('en')} question files`,
+      median: r.all.wall,
+      cpu: r.all.cpu,
+      target: '≤ 1000 ms',
+      status: r.all.wall <= 1000 ? 'PASS' : 'MISS',
+      note: floors
+        ? `floors on the same files: fs.promises.readFile ×64 only ${ms(r.readFloor.wall)} ms, same + yaml.parse ${ms(r.parseFloor.wall)} ms, readFileSync loop only ${ms(r.syncReadFloor.wall)} ms; output: one YAML document of ${(check.summary.length / 2 ** 20).toFixed(1)} MiB`
+        : `output: one YAML document of ${(check.summary.length / 2 ** 20).toFixed(1)} MiB`,
+      detail: r.all,
+    },
+    {
+      case: 'question_summary (limit 10)',
+      input: `${count.toLocaleString('en')} question files`,
+      median: r.limit10.wall,
+      cpu: r.limit10.cpu,
+      target: '≤ 50 ms',
+      status: r.limit10.wall <= 50 ? 'PASS' : 'MISS',
+      note: 'lists the folder, reads the 10 newest files',
+      detail: r.limit10,
+    },
+  ];
+  if (profile && rows[0].status === 'MISS') {
+    log('  profiling question_summary (a miss)');
+    rows[0].profile = await profileTop(() => summarizeQuestions(root), { runs: 2, top: 12 });
+  }
+  return { rows, ...r };
+}
+
+if (isMain(import.meta.url)) {
+  try {
+    const argv = process.argv.slice(2);
+    const { rows } = await run({ runs: Number(argValue(argv, '--runs', 7)), count: Number(argValue(argv, '--count', 10_000)), log: console.log });
+    console.log(textTable(['case', 'input', 'median ms', 'target', 'result', 'notes'], rows.map((r) => [r.case, r.input, ms(r.median), r.target ?? '—', r.status, r.note])));
+  } finally {
+    cleanupTemp();
+  }
+}
