@@ -62,10 +62,10 @@ export function timeInitialize(args, { cwd } = {}) {
   });
 }
 
-export async function run({ runs = 9, log = () => {} } = {}) {
+export async function run({ runs = 9, warmup = 1, log = () => {} } = {}) {
   const workspace = tempDir('co-bench-serve-');
   const entry = path.join(DIST, 'index.js');
-  log(`  cold start: ${runs} spawns each after 1 warm-up spawn, interleaved`);
+  log(`  cold start: ${runs} spawns each after ${warmup} warm-up spawn(s), interleaved`);
   // The spawn is what is timed, so each fn records the child's own measurement through a mark.
   const contenders = {
     ours: ['serve', [entry, 'serve', '--workspace', workspace]],
@@ -80,12 +80,12 @@ export async function run({ runs = 9, log = () => {} } = {}) {
         {
           fn: async (_ctx, _mark, i) => {
             const t = await timeInitialize(args);
-            if (i >= 1) times[k].push(t);
+            if (i >= warmup) times[k].push(t);
           },
         },
       ]),
     ),
-    { runs, warmup: 1 },
+    { runs, warmup },
   );
   const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
   const ratio = m.ours / m.minimal;
