@@ -94,6 +94,45 @@ describe('trace chain', () => {
     expect(report.problems[0]).toMatchObject({ kind: 'forged', file: files[2] });
   });
 
+  it('names the copy, not the original, when a re-sealed trace duplicates a seq', async () => {
+    const files = await fillChain(root, 3);
+    const copy = await readRec(files[1]!);
+    copy.message = 'a forged approval';
+    copy.sha256 = recordHash(copy);
+    // Sorts before the original, so "first file wins" would blame the wrong one.
+    const name = '2026-11-22T00-00-00-000Z-approve.json';
+    await writeRec(name, copy);
+    const report = await verifyChain(root, 'elicitation');
+    expect(report.problems).toEqual([expect.objectContaining({ kind: 'inserted', file: name, seq: 2 })]);
+  });
+
+  it('detects a trace appended by hand with a valid seal and link (the head never recorded it)', async () => {
+    const files = await fillChain(root, 2);
+    const last = await readRec(files[1]!);
+    const extra = { ...last, seq: 3, prev_sha256: wholeHash(last), outcome: 'approved', timestamp: '2026-11-22T11:00:00.000Z' } as Record<string, unknown>;
+    extra.sha256 = recordHash(extra);
+    await writeRec('2026-11-22T11-00-00-000Z-approve.json', extra);
+    const report = await verifyChain(root, 'elicitation');
+    expect(report.ok).toBe(false);
+    expect(report.problems).toEqual([expect.objectContaining({ kind: 'inserted', seq: 3, file: '2026-11-22T11-00-00-000Z-approve.json' })]);
+  });
+
+  it('never reports a live append as a broken chain while another process is appending', async () => {
+    await fillChain(root, 1);
+    const writer = run(process.execPath, [path.resolve(import.meta.dirname, '../helpers/append-traces.mjs'), DIST, root, '60', 'W']);
+    let done = false;
+    void writer.finally(() => (done = true));
+    let checks = 0;
+    while (!done) {
+      const report = await verifyChain(root, 'elicitation');
+      expect(report.problems).toEqual([]);
+      checks++;
+    }
+    await writer;
+    expect(checks).toBeGreaterThan(0);
+    expect(await verifyChain(root, 'elicitation')).toMatchObject({ ok: true, lastSeq: 61 });
+  });
+
   it('detects reordered traces (seq swapped and re-hashed)', async () => {
     const files = await fillChain(root, 4);
     const a = await readRec(files[1]!);

@@ -188,9 +188,26 @@ export interface VerifyReport {
   problems: ChainProblem[];
 }
 
-/** Walk a chain and report exactly which file breaks it. */
+/**
+ * Walk a chain and report exactly which file breaks it.
+ *
+ * The head file is read before and after the trace files; if an append ran in between (the
+ * head changed), the walk is repeated, so a verify that races a live server does not report
+ * a half-written append as a broken chain.
+ */
 export async function verifyChain(root: string, kind: ChainKind): Promise<VerifyReport> {
   const dir = traceDir(root, kind);
+  const headPath = path.join(dir, '.head.json');
+  let report: VerifyReport | null = null;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const before = await readText(headPath);
+    report = await verifyOnce(dir, kind, before === null ? null : parseHead(before));
+    if ((await readText(headPath)) === before) return report;
+  }
+  return report!;
+}
+
+async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Promise<VerifyReport> {
   let files: string[];
   try {
     files = await listTraceFiles(dir);
@@ -213,7 +230,8 @@ export async function verifyChain(root: string, kind: ChainKind): Promise<Verify
       return { file, rec: null, err: 'not valid JSON' };
     }
   });
-  const good: Array<{ file: string; rec: Record<string, unknown>; seq: number; whole: string }> = [];
+  type Good = { file: string; rec: Record<string, unknown>; seq: number; whole: string };
+  const all: Good[] = [];
   for (const { file, rec, err } of records) {
     if (!rec) {
       problems.push({ kind: 'unparseable', file, seq: null, message: `${file}: ${err}` });
@@ -228,19 +246,35 @@ export async function verifyChain(root: string, kind: ChainKind): Promise<Verify
       problems.push({ kind: 'modified', file, seq: rec.seq as number, message: `${file}: content does not match its sha256 (modified after it was written)` });
       continue;
     }
-    good.push({ file, rec, seq: rec.seq as number, whole: wholeHash(rec) });
+    all.push({ file, rec, seq: rec.seq as number, whole: wholeHash(rec) });
   }
-  good.sort((a, b) => a.seq - b.seq || a.file.localeCompare(b.file));
-  const byWhole = new Map(good.map((g) => [g.whole, g]));
+  all.sort((a, b) => a.seq - b.seq || a.file.localeCompare(b.file));
+  const byWhole = new Map(all.map((g) => [g.whole, g]));
+
+  // Two traces with one seq: keep the one the chain vouches for (its successor links to it,
+  // or the head recorded it) and report the other as inserted.
+  const linkedTo = new Set(all.map((g) => g.rec.prev_sha256 as string | null).filter((x): x is string => typeof x === 'string'));
+  const good: Good[] = [];
+  for (let i = 0; i < all.length; ) {
+    let j = i;
+    while (j < all.length && all[j]!.seq === all[i]!.seq) j++;
+    const group = all.slice(i, j);
+    let keep = group[0]!;
+    if (group.length > 1) {
+      const vouched = group.find((g) => linkedTo.has(g.whole) || (head?.sha256 === g.whole && head.seq === g.seq) || (head?.pending?.file === g.file && head.pending.seq === g.seq));
+      if (vouched) keep = vouched;
+      for (const g of group) {
+        if (g !== keep) problems.push({ kind: 'inserted', file: g.file, seq: g.seq, message: `${g.file}: a second trace with seq ${g.seq} (inserted)` });
+      }
+    }
+    good.push(keep);
+    i = j;
+  }
+
   let expectedSeq = 1;
   let prevWhole: string | null = null;
-  for (let i = 0; i < good.length; i++) {
-    const g = good[i]!;
+  for (const g of good) {
     const prev = g.rec.prev_sha256 as string | null;
-    if (i > 0 && g.seq === good[i - 1]!.seq) {
-      problems.push({ kind: 'inserted', file: g.file, seq: g.seq, message: `${g.file}: a second trace with seq ${g.seq} (inserted)` });
-      continue;
-    }
     if (g.seq !== expectedSeq) {
       problems.push({
         kind: 'missing',
@@ -259,21 +293,54 @@ export async function verifyChain(root: string, kind: ChainKind): Promise<Verify
     expectedSeq = g.seq + 1;
     prevWhole = g.whole;
   }
-  // A deleted tail: the head remembers the last link written.
-  const head = (await readJson(path.join(dir, '.head.json'))) as Head | null;
+
+  // The head remembers the last link the server wrote (and, during an append, the one being
+  // written): a shorter chain lost its tail; a longer one gained traces the server never wrote.
   const lastSeq = good.length ? good[good.length - 1]!.seq : 0;
-  if (head && typeof head.seq === 'number' && head.seq > lastSeq && !(head.pending && head.pending.seq === lastSeq)) {
-    problems.push({
-      kind: 'missing',
-      file: head.file,
-      seq: head.seq,
-      message: `the chain ends at seq ${lastSeq} but seq ${head.seq} (${head.file}) was written: trace(s) at the end are missing`,
-    });
-  } else if (head && head.seq === lastSeq && head.sha256 && prevWhole && head.sha256 !== prevWhole) {
-    const last = good[good.length - 1]!;
-    problems.push({ kind: 'forged', file: last.file, seq: last.seq, message: `${last.file}: is not the trace the chain head recorded (replaced)` });
+  if (head) {
+    const pending = head.pending;
+    if (head.seq > lastSeq && !(pending && pending.seq === lastSeq)) {
+      problems.push({
+        kind: 'missing',
+        file: head.file,
+        seq: head.seq,
+        message: `the chain ends at seq ${lastSeq} but seq ${head.seq} (${head.file}) was written: trace(s) at the end are missing`,
+      });
+    } else if (head.seq < lastSeq) {
+      for (const g of good) {
+        if (g.seq <= head.seq) continue;
+        if (pending && pending.seq === g.seq && pending.file === g.file) continue;
+        problems.push({
+          kind: 'inserted',
+          file: g.file,
+          seq: g.seq,
+          message: `${g.file}: seq ${g.seq} is past the last trace the server wrote (seq ${head.seq}${head.file ? `, ${head.file}` : ''}) (appended by hand)`,
+        });
+      }
+    }
+    const recorded = good.find((g) => g.seq === head.seq);
+    if (recorded && head.sha256 && recorded.whole !== head.sha256) {
+      problems.push({ kind: 'forged', file: recorded.file, seq: recorded.seq, message: `${recorded.file}: is not the trace the chain head recorded (replaced)` });
+    }
   }
   return { chain: kind, dir, ok: problems.length === 0, count: files.length, lastSeq, problems };
+}
+
+function parseHead(text: string): Head | null {
+  try {
+    const v = JSON.parse(text) as Head;
+    return v && typeof v === 'object' && typeof v.seq === 'number' ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+async function readText(file: string): Promise<string | null> {
+  try {
+    return await fsp.readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 async function listTraceFiles(dir: string): Promise<string[]> {
