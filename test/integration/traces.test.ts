@@ -123,12 +123,16 @@ describe('trace chain', () => {
     let done = false;
     void writer.finally(() => (done = true));
     let checks = 0;
-    while (!done) {
-      const report = await verifyChain(root, 'elicitation');
-      expect(report.problems).toEqual([]);
-      checks++;
+    const seen: unknown[] = [];
+    try {
+      while (!done) {
+        seen.push(...(await verifyChain(root, 'elicitation')).problems);
+        checks++;
+      }
+    } finally {
+      await writer;
     }
-    await writer;
+    expect(seen).toEqual([]);
     expect(checks).toBeGreaterThan(0);
     expect(await verifyChain(root, 'elicitation')).toMatchObject({ ok: true, lastSeq: 61 });
   });

@@ -221,15 +221,10 @@ describe('cost', () => {
     const files = Array.from({ length: 20_000 }, (_, i) => `pkg${i % 100}/f${i}.${['ts', 'py', 'go', 'md'][i % 4]}`);
     const huge = `## TypeScript\n\n${'- strict TypeScript with `src/` and `*.ts` and Python mentions.\n'.repeat(200_000)}`;
     expect(huge.length).toBeGreaterThan(10 * SCAN_CAP);
-    const t0 = performance.now();
     const r = inferScope(h('TypeScript'), huge, files);
-    const first = performance.now() - t0;
-    const t1 = performance.now();
-    for (let i = 0; i < 200; i++) inferScope(h('TypeScript'), huge, files);
-    const per = (performance.now() - t1) / 200;
     expect(r.applyTo).toEqual(['**/*.ts']);
-    console.log(`inferScope on a ${(huge.length / 1e6).toFixed(1)} MB section with ${files.length} files: first ${first.toFixed(1)} ms, then ${per.toFixed(2)} ms`);
-    expect(per).toBeLessThan(50);
+    // The same answer again (glob results are cached per files array; timing lives in bench/).
+    expect(inferScope(h('TypeScript'), huge, files)).toEqual(r);
     expect(globStat(files, '**/*.ts')).toEqual({ count: 5000, first: 'pkg0/f0.ts' });
   });
 

@@ -159,12 +159,8 @@ describe('proposeTopicSections', () => {
     }
     const bytes = enc.encode(parts.join(''));
     const parsed = parseMarkdown(bytes);
-    const t0 = performance.now();
     const sections = proposeTopicSections(P, bytes, parsed, 0);
-    const ms = performance.now() - t0;
-    console.log(`proposeTopicSections: ${(bytes.length / 1e6).toFixed(1)} MB in ${ms.toFixed(0)} ms (${(ms / (bytes.length / 1e6)).toFixed(1)} ms/MB), ${sections.length} sections`);
     expect(sections.map((s) => s.title)).toEqual(['TypeScript', 'Python', PREAMBLE_TITLE]);
     expectTiling(sections, bytes.length);
-    expect(ms).toBeLessThan(20_000);
   });
 });

@@ -192,19 +192,31 @@ export interface VerifyReport {
  * Walk a chain and report exactly which file breaks it.
  *
  * The head file is read before and after the trace files; if an append ran in between (the
- * head changed), the walk is repeated, so a verify that races a live server does not report
- * a half-written append as a broken chain.
+ * head changed), the walk is repeated (after three tries, holding the append lock), so a
+ * verify that races a live server does not report a half-written append as a broken chain.
  */
 export async function verifyChain(root: string, kind: ChainKind): Promise<VerifyReport> {
   const dir = traceDir(root, kind);
   const headPath = path.join(dir, '.head.json');
-  let report: VerifyReport | null = null;
-  for (let attempt = 0; attempt < 5; attempt++) {
+  const walk = async (): Promise<{ report: VerifyReport; settled: boolean }> => {
     const before = await readText(headPath);
-    report = await verifyOnce(dir, kind, before === null ? null : parseHead(before));
-    if ((await readText(headPath)) === before) return report;
+    const report = await verifyOnce(dir, kind, before === null ? null : parseHead(before));
+    return { report, settled: (await readText(headPath)) === before };
+  };
+  let last: VerifyReport | null = null;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { report, settled } = await walk();
+    if (settled) return report;
+    last = report;
   }
-  return report!;
+  // Appends keep landing while we read: walk once more holding the append lock. A folder we
+  // cannot write to (an auditor's read-only copy) has no live writer; the last walk stands.
+  try {
+    return await withFileLock(path.join(dir, '.lock'), async () => (await walk()).report);
+  } catch (e) {
+    if (['EACCES', 'EPERM', 'EROFS', 'ENOENT'].includes((e as NodeJS.ErrnoException).code ?? '')) return last!;
+    throw e;
+  }
 }
 
 async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Promise<VerifyReport> {
