@@ -22,6 +22,28 @@ function sortDeep(value: unknown): unknown {
   return value;
 }
 
+/**
+ * `canonicalJson(value)` and `canonicalJson(value without its top-level member omit)` from
+ * one pass: the value is sorted once and each top-level member is serialised once, then
+ * both strings are assembled from the same pieces (the keys are already in canonical order,
+ * so dropping one member leaves the other string canonical). Byte-identical to calling
+ * canonicalJson twice for JSON data (what JSON.parse returns, plus `undefined` members);
+ * `omit` must be an ordinary key (not `__proto__`). Used to check and link trace hashes.
+ */
+export function canonicalJsonWithout(value: Record<string, unknown>, omit: string): { whole: string; without: string } {
+  const sorted = sortDeep(value) as Record<string, unknown>;
+  let whole = '';
+  let without = '';
+  for (const key of Object.keys(sorted)) {
+    const json = JSON.stringify(sorted[key]);
+    if (json === undefined) continue; // a function or symbol: JSON.stringify drops the member
+    const member = `${JSON.stringify(key)}:${json}`;
+    whole = whole ? `${whole},${member}` : member;
+    if (key !== omit) without = without ? `${without},${member}` : member;
+  }
+  return { whole: `{${whole}}`, without: `{${without}}` };
+}
+
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }

@@ -1,0 +1,67 @@
+/**
+ * canonicalJsonWithout (used by traces verify to hash each record once) must give exactly the
+ * two strings recordHash and wholeHash hash: canonicalJson of the record without `sha256`,
+ * and canonicalJson of the whole record.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, canonicalJsonWithout } from '../../server/src/core/canonical.js';
+
+function reference(rec: Record<string, unknown>, omit: string): { whole: string; without: string } {
+  const rest: Record<string, unknown> = { ...rec };
+  delete rest[omit];
+  return { whole: canonicalJson(rec), without: canonicalJson(rest) };
+}
+
+/** Keys around "sha256" in sort order, integer-like keys (which JS objects order first), unicode. */
+const key = fc.oneof(
+  fc.constantFrom('sha256', 'sha', 'sha2', 'sha2560', 'sha257', 'shb', 'sh', 'SHA256', 'seq', 'prev_sha256', 'zzz', 'a', '', '0', '1', '9', '10', '4294967295', '-1', '01', 'é', '日本', '😀', 'a\u0000b', '\ud800'),
+  fc.string({ unit: 'binary', maxLength: 6 }),
+);
+/** JSON values, with `undefined` members and array items mixed in (canonicalJson drops / nulls them). */
+const value = fc.letrec<{ v: unknown }>((tie) => ({
+  v: fc.oneof(
+    { depthSize: 'small' },
+    fc.constant(null),
+    fc.boolean(),
+    fc.integer(),
+    fc.double({ noNaN: false }),
+    fc.constant(-0),
+    fc.string({ unit: 'binary', maxLength: 12 }),
+    fc.constant(undefined),
+    fc.array(tie('v'), { maxLength: 4 }),
+    fc.dictionary(key, tie('v'), { maxKeys: 5 }),
+  ),
+}));
+const record = fc.dictionary(key, value.v, { maxKeys: 12 });
+
+describe('canonicalJsonWithout', () => {
+  it('equals canonicalJson of the record and of the record without the omitted key (random records)', () => {
+    fc.assert(
+      fc.property(record, fc.option(fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }), { nil: undefined }), (rec, sha) => {
+        const r = sha === undefined ? rec : { ...rec, sha256: sha };
+        expect(canonicalJsonWithout(r, 'sha256')).toEqual(reference(r, 'sha256'));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('agrees on records parsed from JSON, including a "__proto__" member and key order quirks', () => {
+    const texts = [
+      '{"sha256":"x","__proto__":{"a":1},"b":[1,{"__proto__":2,"c":3}],"10":1,"9":2,"a":null}',
+      '{"z":1,"sha256":"s","a":{"10":1,"2":2,"b":{"y":[],"x":{}}},"seq":1,"prev_sha256":null}',
+      '{"sha256":"only"}',
+      '{}',
+      '{"format":"copilot-onboarding/elicitation-trace@1","seq":3,"prev_sha256":"ab","sha256":"cd","message":"é😀\\u2028","n":1e21,"f":0.1}',
+    ];
+    for (const t of texts) {
+      const rec = JSON.parse(t) as Record<string, unknown>;
+      expect(canonicalJsonWithout(rec, 'sha256')).toEqual(reference(rec, 'sha256'));
+    }
+  });
+
+  it('drops undefined members at every level, as canonicalJson does', () => {
+    const rec = { b: undefined, sha256: 'h', a: { y: undefined, x: [undefined, 1] }, c: 1 };
+    expect(canonicalJsonWithout(rec, 'sha256')).toEqual({ whole: '{"a":{"x":[null,1]},"c":1,"sha256":"h"}', without: '{"a":{"x":[null,1]},"c":1}' });
+  });
+});
