@@ -10,9 +10,9 @@
  * the two leaves a state the next append repairs. The head also lets verify notice a
  * deleted tail.
  */
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { canonicalJson, canonicalJsonWithout, sha256Hex } from '../core/canonical.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
 import { atomicWriteFile, stateDir } from './workspace.js';
 import { withFileLock } from './file-lock.js';
@@ -220,46 +220,55 @@ export async function verifyChain(root: string, kind: ChainKind): Promise<Verify
 }
 
 async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Promise<VerifyReport> {
-  let files: string[];
+  let entries: TraceEntry[];
   try {
-    files = await listTraceFiles(dir);
+    entries = await listTraceEntries(dir);
   } catch (e) {
     const problem: ChainProblem = { kind: 'unparseable', file: null, seq: null, message: `${DIRS[kind]}/ cannot be read as a folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
     return { chain: kind, dir, ok: false, count: 0, lastSeq: 0, problems: [problem] };
   }
+  const files = entries.map((e) => e.name);
   const problems: ChainProblem[] = [];
   const schema = schemaFor(kind);
-  const records = await mapLimit(files, 64, async (file) => {
-    let text: string;
-    try {
-      text = await fsp.readFile(path.join(dir, file), 'utf8');
-    } catch (e) {
-      return { file, rec: null as Record<string, unknown> | null, err: (e as Error).message };
-    }
-    try {
-      return { file, rec: JSON.parse(text) as Record<string, unknown>, err: null };
-    } catch {
-      return { file, rec: null, err: 'not valid JSON' };
-    }
-  });
   type Good = { file: string; rec: Record<string, unknown>; seq: number; whole: string };
   const all: Good[] = [];
-  for (const { file, rec, err } of records) {
+  // Files are checked one by one in name order (problems are reported in that order).
+  const check = (file: string, text: string | null, readError: string | null): void => {
+    let rec: Record<string, unknown> | null = null;
+    let err: string | null = readError;
+    if (text !== null) {
+      try {
+        rec = JSON.parse(text) as Record<string, unknown>;
+      } catch {
+        err = 'not valid JSON';
+      }
+    }
     if (!rec) {
       problems.push({ kind: 'unparseable', file, seq: null, message: `${file}: ${err}` });
-      continue;
+      return;
     }
     const parsed = schema.safeParse(rec);
     if (!parsed.success) {
       problems.push({ kind: 'unparseable', file, seq: typeof rec.seq === 'number' ? rec.seq : null, message: `${file}: does not match the ${kind} trace schema` });
-      continue;
+      return;
     }
-    if (recordHash(rec) !== rec.sha256) {
+    // recordHash(rec) and wholeHash(rec) from one canonicalisation of the record.
+    const canonical = canonicalJsonWithout(rec, 'sha256');
+    if (sha256Hex(canonical.without) !== rec.sha256) {
       problems.push({ kind: 'modified', file, seq: rec.seq as number, message: `${file}: content does not match its sha256 (modified after it was written)` });
-      continue;
+      return;
     }
-    all.push({ file, rec, seq: rec.seq as number, whole: wholeHash(rec) });
-  }
+    all.push({ file, rec, seq: rec.seq as number, whole: sha256Hex(canonical.whole) });
+  };
+  await forEachSliced(entries, (entry) => {
+    const read = readUtf8(path.join(dir, entry.name), entry.regular);
+    if (typeof read === 'string') return check(entry.name, read, null);
+    if (read instanceof Error) return check(entry.name, null, read.message);
+    return read.then(
+      (text) => check(entry.name, text, null),
+      (e: unknown) => check(entry.name, null, (e as Error).message),
+    );
+  });
   all.sort((a, b) => a.seq - b.seq || a.file.localeCompare(b.file));
   const byWhole = new Map(all.map((g) => [g.whole, g]));
 
@@ -356,11 +365,64 @@ async function readText(file: string): Promise<string | null> {
 }
 
 async function listTraceFiles(dir: string): Promise<string[]> {
+  return (await listTraceEntries(dir)).map((e) => e.name);
+}
+
+/** A trace file name, and whether the folder listing says it is a regular file. */
+interface TraceEntry {
+  name: string;
+  regular: boolean;
+}
+
+/** The trace files of a chain folder, sorted by name (as listTraceFiles). */
+async function listTraceEntries(dir: string): Promise<TraceEntry[]> {
+  let dirents: Dirent[];
   try {
-    return (await fsp.readdir(dir)).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort();
+    dirents = await fsp.readdir(dir, { withFileTypes: true });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
+  }
+  return dirents
+    .filter((d) => d.name.endsWith('.json') && !d.name.startsWith('.'))
+    .map((d) => ({ name: d.name, regular: d.isFile() }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * Read a file as UTF-8. A regular file (as the folder listing said) is read synchronously:
+ * for thousands of small files that is several times faster than fs.promises, whose
+ * per-file open/fstat/read/close each go through the thread pool. Anything else (a symlink,
+ * a FIFO, a folder) is read through fs.promises as before, so it cannot block the event loop.
+ * A failed synchronous read is returned as its Error (the same error fs.promises gives).
+ * Callers yield to the event loop between files (forEachSliced).
+ */
+function readUtf8(file: string, regular: boolean): string | Error | Promise<string> {
+  if (!regular) return fsp.readFile(file, 'utf8');
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    return e instanceof Error ? e : new Error(String(e));
+  }
+}
+
+/** Synchronous work between two yields to the event loop in forEachSliced. */
+const SLICE_MS = 10;
+
+/**
+ * Run fn over items in order, one at a time (awaiting it when it returns a promise), and
+ * yield to the event loop about every SLICE_MS of work, so that reading and checking
+ * thousands of files keeps a server responsive to its other requests.
+ */
+export async function forEachSliced<T>(items: readonly T[], fn: (item: T, index: number) => void | Promise<void>): Promise<void> {
+  let sliceStart = performance.now();
+  for (let i = 0; i < items.length; i++) {
+    const pending = fn(items[i]!, i);
+    if (pending) await pending;
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
   }
 }
 
