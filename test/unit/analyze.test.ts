@@ -1,5 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { isUtf8 } from 'node:buffer';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze, countChars, findContradictions, normalizeTitle } from '../../server/src/core/analyze.js';
 import { sha256Hex } from '../../server/src/core/canonical.js';
@@ -292,5 +294,33 @@ describe('analyze: corpus', () => {
     const a = analyze(s);
     expect(a.sections.length).toBeGreaterThan(100);
     expect(Buffer.concat(a.sections.flatMap((x) => x.ranges.map((r) => Buffer.from(s.sources[0]!.bytes.subarray(r.start, r.end))))).length).toBe(s.sources[0]!.bytes.length);
+  });
+});
+
+describe('UTF-8 validity', () => {
+  const fatal = new TextDecoder('utf-8', { fatal: true });
+  it('isUtf8 (used by the snapshot) accepts exactly what a fatal TextDecoder accepts', () => {
+    const samples = [
+      [0xed, 0xa0, 0x80], // a surrogate
+      [0xc0, 0xaf], // overlong
+      [0xf4, 0x90, 0x80, 0x80], // above U+10FFFF
+      [0xe2, 0x82], // truncated
+      [0xef, 0xbb, 0xbf, 0x41], // BOM + A
+    ].map((b) => Uint8Array.from(b));
+    const ok = (b: Uint8Array) => {
+      try {
+        fatal.decode(b);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (const b of samples) expect(isUtf8(b)).toBe(ok(b));
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
+        expect(isUtf8(b)).toBe(ok(b));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

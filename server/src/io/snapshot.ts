@@ -14,6 +14,7 @@
  * outside the workspace, anything that is not a regular file, files over the size cap,
  * binary content (a NUL byte) and invalid UTF-8.
  */
+import { isUtf8 } from 'node:buffer';
 import { constants as fsConstants, promises as fsp, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
@@ -73,7 +74,6 @@ async function symlinkCulprit(root: string, rel: string): Promise<string> {
   return rel;
 }
 
-const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 async function readSource(root: string, realRoot: string, rel: string, maxBytes: number): Promise<ReadResult> {
   const abs = path.join(root, ...rel.split('/'));
@@ -132,11 +132,7 @@ async function readSource(root: string, realRoot: string, rel: string, maxBytes:
     const bytes = new Uint8Array(all.buffer, all.byteOffset, total);
     const nul = bytes.indexOf(0);
     if (nul >= 0) return { ok: false, reason: `it looks binary (NUL byte at offset ${nul})` };
-    try {
-      fatalUtf8.decode(bytes);
-    } catch {
-      return { ok: false, reason: 'it is not valid UTF-8' };
-    }
+    if (!isUtf8(bytes)) return { ok: false, reason: 'it is not valid UTF-8' };
     return { ok: true, bytes };
   } catch (e) {
     return { ok: false, reason: `it cannot be read (${errnoOf(e)})` };
