@@ -74,7 +74,6 @@ async function symlinkCulprit(root: string, rel: string): Promise<string> {
   return rel;
 }
 
-
 async function readSource(root: string, realRoot: string, rel: string, maxBytes: number): Promise<ReadResult> {
   const abs = path.join(root, ...rel.split('/'));
   let real: string;
