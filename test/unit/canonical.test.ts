@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, canonicalJsonWithout } from '../../server/src/core/canonical.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson, canonicalJsonWithout, sha256Hex } from '../../server/src/core/canonical.js';
 
 function reference(rec: Record<string, unknown>, omit: string): { whole: string; without: string } {
   const rest: Record<string, unknown> = { ...rec };
@@ -63,5 +64,17 @@ describe('canonicalJsonWithout', () => {
   it('drops undefined members at every level, as canonicalJson does', () => {
     const rec = { b: undefined, sha256: 'h', a: { y: undefined, x: [undefined, 1] }, c: 1 };
     expect(canonicalJsonWithout(rec, 'sha256')).toEqual({ whole: '{"a":{"x":[null,1]},"c":1,"sha256":"h"}', without: '{"a":{"x":[null,1]},"c":1}' });
+  });
+});
+
+describe('sha256Hex', () => {
+  it('equals createHash("sha256") for strings (as UTF-8, lone surrogates included) and bytes', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.uint8Array({ maxLength: 200 })), (data) => {
+        expect(sha256Hex(data)).toBe(createHash('sha256').update(data).digest('hex'));
+      }),
+      { numRuns: 500 },
+    );
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   });
 });

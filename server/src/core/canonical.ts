@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 
 /**
  * Canonical JSON: object keys sorted by UTF-16 code unit order, no whitespace,
@@ -44,6 +44,10 @@ export function canonicalJsonWithout(value: Record<string, unknown>, omit: strin
   return { whole: `{${whole}}`, without: `{${without}}` };
 }
 
+/** crypto.hash (Node >= 20.12): a one-shot digest, about twice as fast for small inputs (no Hash object). */
+const oneShotHash = (nodeCrypto as { hash?: (algorithm: string, data: string | Uint8Array, outputEncoding: 'hex') => string }).hash;
+
+/** Hex SHA-256 of a string (as UTF-8) or bytes. */
 export function sha256Hex(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return typeof oneShotHash === 'function' ? oneShotHash('sha256', data, 'hex') : nodeCrypto.createHash('sha256').update(data).digest('hex');
 }
