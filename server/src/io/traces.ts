@@ -140,13 +140,25 @@ export class TraceStore<K extends ChainKind> {
 
   /** Every trace file, parsed, sorted by seq (unparseable files are returned with an error). */
   async list(): Promise<Array<{ file: string; record: TraceRecord<K> | null; error: string | null }>> {
-    const files = await listTraceFiles(this.dir);
-    const out = await mapLimit(files, 64, async (file) => {
-      const raw = await readJson(path.join(this.dir, file));
-      const parsed = schemaFor(this.kind).safeParse(raw);
-      return parsed.success
-        ? { file, record: parsed.data as TraceRecord<K>, error: null }
-        : { file, record: null, error: raw ? 'does not match the trace schema' : 'not valid JSON' };
+    const entries = await listTraceEntries(this.dir);
+    const schema = schemaFor(this.kind);
+    const out: Array<{ file: string; record: TraceRecord<K> | null; error: string | null }> = [];
+    const add = (file: string, raw: Record<string, unknown> | null): void => {
+      const parsed = schema.safeParse(raw);
+      out.push(
+        parsed.success
+          ? { file, record: parsed.data as TraceRecord<K>, error: null }
+          : { file, record: null, error: raw ? 'does not match the trace schema' : 'not valid JSON' },
+      );
+    };
+    await forEachSliced(entries, (entry) => {
+      const read = readUtf8(path.join(this.dir, entry.name), entry.regular);
+      if (typeof read === 'string') return add(entry.name, jsonObject(read));
+      if (read instanceof Error) return add(entry.name, null);
+      return read.then(
+        (text) => add(entry.name, jsonObject(text)),
+        () => add(entry.name, null),
+      );
     });
     return out.sort((a, b) => (a.record?.seq ?? Infinity) - (b.record?.seq ?? Infinity) || a.file.localeCompare(b.file));
   }
@@ -230,7 +242,8 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
   const files = entries.map((e) => e.name);
   const problems: ChainProblem[] = [];
   const schema = schemaFor(kind);
-  type Good = { file: string; rec: Record<string, unknown>; seq: number; whole: string };
+  // Only the links of a good trace are kept (not the parsed record), so records die young.
+  type Good = { file: string; prev: string | null; seq: number; whole: string };
   const all: Good[] = [];
   // Files are checked one by one in name order (problems are reported in that order).
   const check = (file: string, text: string | null, readError: string | null): void => {
@@ -258,7 +271,7 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
       problems.push({ kind: 'modified', file, seq: rec.seq as number, message: `${file}: content does not match its sha256 (modified after it was written)` });
       return;
     }
-    all.push({ file, rec, seq: rec.seq as number, whole: sha256Hex(canonical.whole) });
+    all.push({ file, prev: rec.prev_sha256 as string | null, seq: rec.seq as number, whole: sha256Hex(canonical.whole) });
   };
   await forEachSliced(entries, (entry) => {
     const read = readUtf8(path.join(dir, entry.name), entry.regular);
@@ -274,7 +287,7 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
 
   // Two traces with one seq: keep the one the chain vouches for (its successor links to it,
   // or the head recorded it) and report the other as inserted.
-  const linkedTo = new Set(all.map((g) => g.rec.prev_sha256 as string | null).filter((x): x is string => typeof x === 'string'));
+  const linkedTo = new Set(all.map((g) => g.prev).filter((x): x is string => typeof x === 'string'));
   const good: Good[] = [];
   for (let i = 0; i < all.length; ) {
     let j = i;
@@ -295,7 +308,7 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
   let expectedSeq = 1;
   let prevWhole: string | null = null;
   for (const g of good) {
-    const prev = g.rec.prev_sha256 as string | null;
+    const prev = g.prev;
     if (g.seq !== expectedSeq) {
       problems.push({
         kind: 'missing',
@@ -427,8 +440,19 @@ export async function forEachSliced<T>(items: readonly T[], fn: (item: T, index:
 }
 
 async function readJson(file: string): Promise<Record<string, unknown> | null> {
+  let text: string;
   try {
-    const v = JSON.parse(await fsp.readFile(file, 'utf8')) as unknown;
+    text = await fsp.readFile(file, 'utf8');
+  } catch {
+    return null;
+  }
+  return jsonObject(text);
+}
+
+/** The JSON object in text, or null (not JSON, or JSON but not an object). */
+function jsonObject(text: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(text) as unknown;
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
   } catch {
     return null;
