@@ -41,10 +41,7 @@ export async function assertRealInside(root: string, abs: string): Promise<void>
       const real = await fsp.realpath(probe);
       const rel = path.relative(realRoot, real);
       if (rel.startsWith('..') || path.isAbsolute(rel)) {
-        throw new OnboardingError(
-          ErrorCode.PATH_OUTSIDE_WORKSPACE,
-          `${path.relative(root, abs) || abs} resolves outside the workspace (through a symlink).`,
-        );
+        throw outsideError(root, abs);
       }
       return;
     } catch (e) {
@@ -55,6 +52,139 @@ export async function assertRealInside(root: string, abs: string): Promise<void>
     }
   }
 }
+
+type Verdict = 'inside' | 'outside' | 'missing';
+
+/**
+ * assertRealInside for one operation over many paths (a migration, a rollback): the same
+ * refusal for every path, with the workspace's real location resolved once and every
+ * folder's verdict remembered, so a thousand files in one folder cost one realpath of that
+ * folder plus one per file (none when the folder does not exist yet: its files cannot exist
+ * either, and its nearest existing ancestor was checked). Make a new one per operation: it
+ * remembers what the disk looked like when it was asked, as the single check did.
+ */
+export class RealInsideGuard {
+  private realRoot: Promise<string> | undefined;
+  private readonly dirs = new Map<string, Promise<Verdict>>();
+
+  constructor(private readonly root: string) {}
+
+  /**
+   * Refuse `abs` exactly as assertRealInside(root, abs) does. Returns false when a folder on
+   * its way did not exist when it was checked (so neither did `abs`), true otherwise.
+   */
+  async check(abs: string): Promise<boolean> {
+    const parent = path.dirname(abs);
+    const pv = parent === abs ? 'inside' : await this.dir(parent);
+    // A folder that does not exist holds nothing: the nearest existing ancestor decided.
+    if (pv === 'missing') return false;
+    let v: Verdict;
+    try {
+      v = await this.verdictOf(await fsp.realpath(abs));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      v = pv; // absent: its folder (the nearest existing ancestor) decides
+    }
+    if (v === 'outside') throw outsideError(this.root, abs);
+    return true;
+  }
+
+  private async verdictOf(real: string): Promise<Verdict> {
+    this.realRoot ??= fsp.realpath(this.root);
+    const rel = path.relative(await this.realRoot, real);
+    return rel.startsWith('..') || path.isAbsolute(rel) ? 'outside' : 'inside';
+  }
+
+  private dir(abs: string): Promise<Verdict> {
+    let v = this.dirs.get(abs);
+    if (!v) {
+      v = (async (): Promise<Verdict> => {
+        try {
+          return await this.verdictOf(await fsp.realpath(abs));
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+          const parent = path.dirname(abs);
+          if (parent === abs) return 'missing';
+          return (await this.dir(parent)) === 'outside' ? 'outside' : 'missing';
+        }
+      })();
+      this.dirs.set(abs, v);
+    }
+    return v;
+  }
+}
+
+function outsideError(root: string, abs: string): OnboardingError {
+  return new OnboardingError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `${path.relative(root, abs) || abs} resolves outside the workspace (through a symlink).`);
+}
+
+/**
+ * Run `fn` over `items`, at most `limit` at a time (file-system calls then overlap in the
+ * thread pool instead of waiting for each other). `after(i)` runs in index order, as soon as
+ * items 0..i have all finished. On a failure no new item starts, every started one is waited
+ * for, then the first error is thrown: nothing is left running behind the caller's back.
+ */
+export async function forEachLimit<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<void>,
+  after?: (index: number) => void,
+): Promise<void> {
+  const finished = new Array<boolean>(items.length).fill(false);
+  let next = 0;
+  let reported = 0;
+  let error: { e: unknown } | null = null;
+  const worker = async () => {
+    while (error === null && next < items.length) {
+      const i = next++;
+      try {
+        await fn(items[i]!, i);
+      } catch (e) {
+        error ??= { e };
+        return;
+      }
+      finished[i] = true;
+      while (error === null && reported < items.length && finished[reported]) {
+        const k = reported++;
+        try {
+          after?.(k);
+        } catch (e) {
+          error ??= { e };
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, worker));
+  if (error !== null) throw (error as { e: unknown }).e;
+}
+
+/** forEachLimit collecting each item's result, in item order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  await forEachLimit(items, limit, async (item, i) => {
+    out[i] = await fn(item, i);
+  });
+  return out;
+}
+
+/**
+ * Run a synchronous step (small synchronous file-system calls: no thread-pool round trip
+ * each) over `items` in time slices, yielding to the event loop whenever a slice has run
+ * `sliceMs`, so a long list never blocks other work for longer than that.
+ */
+export async function inSlices<T>(items: readonly T[], fn: (item: T, index: number) => void, sliceMs = 10): Promise<void> {
+  let t = performance.now();
+  for (let i = 0; i < items.length; i++) {
+    fn(items[i]!, i);
+    if (performance.now() - t >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      t = performance.now();
+    }
+  }
+}
+
+/** How many file-system calls a bulk step keeps in flight (the thread pool has 4 threads by default). */
+export const IO_CONCURRENCY = 16;
 
 /** Write a file atomically: temp file in the same folder, fsync, rename. */
 export async function atomicWriteFile(abs: string, data: string | Uint8Array, mode?: number): Promise<void> {
