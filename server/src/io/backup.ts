@@ -28,9 +28,10 @@ import {
 } from '../schemas/manifest.js';
 import type { Plan } from '../schemas/plan.js';
 import { sidecarPath } from './journal.js';
-import { assertRealInside, atomicWriteFile, fsyncDir, resolveInside, stateDir, STATE_DIR } from './workspace.js';
+import { assertRealInside, atomicWriteFile, forEachLimit, fsyncDir, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside, stateDir, STATE_DIR } from './workspace.js';
 
 const gunzip = promisify(zlib.gunzip);
+const gzip = promisify(zlib.gzip);
 
 export const BACKUPS_DIR = 'backups';
 
@@ -70,16 +71,16 @@ function assertMigrationId(migrationId: string): void {
 }
 
 /** Regular-file bytes of a workspace path, refusing symlinks and anything whose real location is outside. */
-async function readRegular(root: string, rel: string): Promise<{ bytes: Buffer; mode: number }> {
+async function readRegular(root: string, rel: string, guard: RealInsideGuard): Promise<{ bytes: Buffer; mode: number; mtime: Date }> {
   const abs = resolveInside(root, rel);
-  await assertRealInside(root, abs);
+  await guard.check(abs);
   const st = await fsp.lstat(abs);
   if (!st.isFile()) {
     throw new OnboardingError(ErrorCode.SOURCE_REFUSED, `${rel} is not a regular file (symlink, folder or device), so it is not backed up or changed. Nothing was changed.`, {
       next: 'Replace it with a regular file and run onboarding_propose again.',
     });
   }
-  return { bytes: await fsp.readFile(abs), mode: st.mode & 0o7777 };
+  return { bytes: await fsp.readFile(abs), mode: st.mode & 0o7777, mtime: st.mtime };
 }
 
 /** Folders (workspace-relative, parents first) that do not exist yet and must be made to create `rels`. */
@@ -118,21 +119,24 @@ async function missingDirs(root: string, rels: string[]): Promise<string[]> {
  */
 export async function createBackup(
   root: string,
-  opts: { migrationId: string; plan: Plan; crashAt?: (point: string) => void; now?: Date },
+  opts: { migrationId: string; plan: Plan; crashAt?: (point: string) => void; now?: Date; guard?: RealInsideGuard },
 ): Promise<Manifest> {
   const { migrationId, plan } = opts;
   const crash = opts.crashAt ?? (() => undefined);
+  const guard = opts.guard ?? new RealInsideGuard(root);
   assertMigrationId(migrationId);
-  const files: ManifestFile[] = [];
-  const creates: string[] = [];
   for (const op of plan.operations) {
     if (!isSafeRelPath(op.path)) {
       throw new OnboardingError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `The plan names a path that is not allowed: ${JSON.stringify(op.path)}. Nothing was changed.`);
     }
+  }
+  // Every file is read once (reads overlapped): its bytes are hashed for the manifest and are
+  // what goes into the archive, so the two cannot disagree.
+  const read = await mapLimit(plan.operations, IO_CONCURRENCY, async (op) => {
     if (op.op === 'create') {
       const abs = resolveInside(root, op.path);
-      await assertRealInside(root, abs);
-      const exists = await fsp.lstat(abs).then(
+      // (a path under a folder that does not exist does not exist either: no lstat)
+      const exists = !(await guard.check(abs)) ? false : await fsp.lstat(abs).then(
         () => true,
         (e: NodeJS.ErrnoException) => {
           if (e.code === 'ENOENT') return false;
@@ -144,18 +148,27 @@ export async function createBackup(
           next: 'Run onboarding_propose again, then approve the new plan.',
         });
       }
-      creates.push(op.path);
-      continue;
+      return null;
     }
-    const { bytes, mode } = await readRegular(root, op.path);
+    const { bytes, mode, mtime } = await readRegular(root, op.path, guard);
     const sha256 = sha256Hex(bytes);
     if (op.previousSha256 !== null && op.previousSha256 !== sha256) {
       throw new OnboardingError(ErrorCode.PLAN_STALE, `${op.path} changed since the plan was made: stale plan: run onboarding_propose again. Nothing was changed.`, {
         next: 'Run onboarding_propose again, then approve the new plan.',
       });
     }
-    files.push({ path: op.path, sha256, size: bytes.length, mode });
-  }
+    return { file: { path: op.path, sha256, size: bytes.length, mode } satisfies ManifestFile, bytes, mtime };
+  });
+  const files: ManifestFile[] = [];
+  const creates: string[] = [];
+  const entries: Array<{ file: ManifestFile; bytes: Buffer; mtime: Date }> = [];
+  plan.operations.forEach((op, i) => {
+    const r = read[i];
+    if (r) {
+      files.push(r.file);
+      entries.push(r);
+    } else creates.push(op.path);
+  });
   const createdDirs = await missingDirs(root, creates);
 
   const dir = backupsDir(root);
@@ -164,24 +177,8 @@ export async function createBackup(
   const archiveAbs = path.join(dir, archiveName);
   const tmp = path.join(dir, `.${archiveName}.tmp`);
   await fsp.rm(tmp, { force: true });
-  if (files.length > 0) {
-    // portable: no uid/gid/user names in the headers; the manifest keeps the modes that matter.
-    await tar.c({ gzip: true, cwd: root, file: tmp, portable: true, noDirRecurse: true }, files.map((f) => f.path));
-  } else {
-    // A migration that only creates files still gets an archive (an empty one), so every migration has the same shape.
-    await fsp.writeFile(tmp, zlib.gzipSync(Buffer.alloc(1024)), { flag: 'wx' });
-  }
-  const fh = await fsp.open(tmp, 'r+');
-  try {
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await fsp.rename(tmp, archiveAbs);
-  await fsyncDir(dir);
-  crash('backup-archive-written');
-
-  const archiveBytes = await fsp.readFile(archiveAbs);
+  // A migration that only creates files still gets an archive (an empty one), so every migration has the same shape.
+  const archiveBytes = await gzip(tarOf(entries));
   const body: ManifestBody = {
     format: MANIFEST_FORMAT,
     migrationId,
@@ -202,21 +199,63 @@ export async function createBackup(
     })),
   };
   const manifest = ManifestSchema.parse({ ...body, sha256: manifestHash(body) });
+  // The whole check of these archive bytes (gunzip, tar structure, every entry against the
+  // manifest) runs while they are written and synced; the read-back below then proves that
+  // the file on disk is exactly these bytes (its size and sha256, as every later load checks).
+  const checking = checkArchive(archiveBytes, manifest).catch((e: unknown) => ({ ok: false as const, reason: (e as Error).message }));
+
+  const fh = await fsp.open(tmp, 'wx', 0o644);
+  try {
+    await fh.writeFile(archiveBytes);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  await fsp.rename(tmp, archiveAbs);
+  await fsyncDir(dir);
+  crash('backup-archive-written');
+
   await atomicWriteFile(manifestFile(root, migrationId), `${JSON.stringify(manifest, null, 2)}\n`);
   await fsyncDir(dir);
   crash('backup-manifest-written');
 
   // The backup must be readable before any write (CONTRACT §6): read the archive back from disk.
-  const check = await checkArchive(await fsp.readFile(archiveAbs), manifest);
-  if (!check.ok) {
+  const onDisk = await fsp.readFile(archiveAbs);
+  const check = await checking;
+  const problem = !check.ok
+    ? check.reason
+    : onDisk.length !== manifest.archiveSize || sha256Hex(onDisk) !== manifest.archiveSha256
+      ? `the archive ${manifest.archive} read back from disk does not match the sha256 recorded in its manifest`
+      : null;
+  if (problem !== null) {
     throw new OnboardingError(
       ErrorCode.BACKUP_CORRUPT,
-      `The backup just written does not read back as the files it was made from (${check.reason}): a file changed while it was being backed up, or the disk is failing. Nothing was changed.`,
+      `The backup just written does not read back as the files it was made from (${problem}): a file changed while it was being backed up, or the disk is failing. Nothing was changed.`,
       { next: 'Check that nobody is editing the instruction files and that the disk has space, then run onboarding_migrate again.' },
     );
   }
   crash('backup-verified');
   return manifest;
+}
+
+/**
+ * The tar stream of `entries`, built in memory from the bytes already read, with the package
+ * `tar`'s own header and PAX encoders and the options `tar.c({portable: true})` uses: no
+ * uid/gid/user names, modes as tar's portable mode fix leaves them (the manifest keeps the
+ * real ones), a PAX header only when a field does not fit ustar, ended by two zero blocks.
+ */
+function tarOf(entries: Array<{ file: ManifestFile; bytes: Buffer; mtime: Date }>): Buffer {
+  const parts: Buffer[] = [];
+  for (const { file, bytes, mtime } of entries) {
+    const header = new tar.Header({ path: file.path, mode: (file.mode | 0o600) & ~0o22, size: bytes.length, mtime, type: 'File' });
+    header.encode();
+    if (header.needPax) parts.push(new tar.Pax({ path: file.path, mtime, size: bytes.length }).encode());
+    parts.push(header.block!, bytes);
+    const pad = (512 - (bytes.length % 512)) % 512;
+    if (pad) parts.push(Buffer.alloc(pad));
+  }
+  parts.push(Buffer.alloc(1024));
+  return Buffer.concat(parts);
 }
 
 /** Read and validate `.copilot-state/backups/<migrationId>.manifest.json`. */
@@ -398,30 +437,42 @@ export async function restoreContents(
   opts: { onFile?: (rel: string, index: number) => void } = {},
 ): Promise<RestoreResult> {
   // Check every target before writing any.
-  const targets: Array<{ f: ManifestFile; abs: string; data: Buffer }> = [];
-  for (const f of manifest.files) {
+  // (checks overlapped; the first refusal in manifest order is the one reported).
+  const guard = new RealInsideGuard(root);
+  const checked = await mapLimit(manifest.files, IO_CONCURRENCY, async (f) => {
     const abs = resolveInside(root, f.path);
-    await assertRealInside(root, abs);
+    try {
+      await guard.check(abs);
+    } catch (e) {
+      return { error: e };
+    }
     const st = await fsp.lstat(abs).catch(() => null);
-    if (st?.isDirectory()) {
+    return { abs, st };
+  });
+  const targets: Array<{ f: ManifestFile; abs: string; data: Buffer }> = [];
+  manifest.files.forEach((f, k) => {
+    const c = checked[k]!;
+    if ('error' in c) throw c.error;
+    if (c.st?.isDirectory()) {
       throw new OnboardingError(ErrorCode.INTERNAL, `${f.path} is now a folder, so the backed-up file cannot be put back. No file was touched.`, {
         next: 'Move the folder away and run the rollback again.',
       });
     }
     const data = contents.get(f.path);
     if (!data) throw new OnboardingError(ErrorCode.BACKUP_CORRUPT, `The backup lacks ${f.path}. No file was touched.`, { next: CORRUPT_NEXT });
-    targets.push({ f, abs, data });
-  }
-  const restored: string[] = [];
-  const unchanged: string[] = [];
+    targets.push({ f, abs: c.abs, data });
+  });
+  const same = new Array<boolean>(targets.length).fill(false);
   const dirs = new Set<string>();
-  let index = 0;
-  for (const { f, abs, data } of targets) {
-    index++;
-    const st = await fsp.lstat(abs).catch(() => null);
-    if (st?.isFile() && (st.mode & 0o7777) === f.mode && st.size === f.size && sha256Hex(await fsp.readFile(abs)) === f.sha256) {
-      unchanged.push(f.path);
-    } else {
+  await forEachLimit(
+    targets,
+    IO_CONCURRENCY,
+    async ({ f, abs, data }, k) => {
+      const st = await fsp.lstat(abs).catch(() => null);
+      if (st?.isFile() && (st.mode & 0o7777) === f.mode && st.size === f.size && sha256Hex(await fsp.readFile(abs)) === f.sha256) {
+        same[k] = true;
+        return;
+      }
       await fsp.mkdir(path.dirname(abs), { recursive: true });
       const tmp = sidecarPath(root, f.path, 'restore', manifest.migrationId);
       await fsp.rm(tmp, { force: true });
@@ -435,10 +486,9 @@ export async function restoreContents(
       }
       await fsp.rename(tmp, abs);
       dirs.add(path.dirname(abs));
-      restored.push(f.path);
-    }
-    opts.onFile?.(f.path, index);
-  }
-  for (const d of dirs) await fsyncDir(d);
-  return { restored, unchanged };
+    },
+    (k) => opts.onFile?.(targets[k]!.f.path, k + 1),
+  );
+  await Promise.all([...dirs].map((d) => fsyncDir(d)));
+  return { restored: targets.filter((_, k) => !same[k]).map((t) => t.f.path), unchanged: targets.filter((_, k) => same[k]).map((t) => t.f.path) };
 }
