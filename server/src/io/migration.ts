@@ -19,7 +19,7 @@
  * after the OS has the data). test/integration/crash.test.ts drives it for every point;
  * CRASH_POINTS lists the names.
  */
-import { promises as fsp } from 'node:fs';
+import { linkSync, lstatSync, promises as fsp, readFileSync, renameSync, unlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
@@ -31,7 +31,7 @@ import { PlanSchema, type Plan } from '../schemas/plan.js';
 import { backupRelPaths, backupsDir, createBackup, loadBackup, readManifest, restoreContents } from './backup.js';
 import { clearJournal, readJournal, sidecarPath, sweepSidecars, writeJournal } from './journal.js';
 import { acquireLock, processAlive, readLock } from './lock.js';
-import { assertRealInside, fsyncDir, resolveInside } from './workspace.js';
+import { forEachLimit, fsyncDir, inSlices, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
 
 /** Environment variable of the fault-injection hook (tests only; see the module comment). */
 export const CRASH_ENV = 'COPILOT_ONBOARDING_CRASH_AT';
@@ -178,31 +178,32 @@ async function lstatOrNull(abs: string) {
 }
 
 /** Re-read every source and target: refuse if anything differs from what the plan recorded. Returns the source bytes. */
-async function checkFresh(root: string, plan: Plan): Promise<Map<string, Uint8Array>> {
+async function checkFresh(root: string, plan: Plan, guard: RealInsideGuard): Promise<Map<string, Uint8Array>> {
   const sources = new Map<string, Uint8Array>();
-  for (const s of plan.sources) {
+  const read = await mapLimit(plan.sources, IO_CONCURRENCY, async (s) => {
     const abs = resolveInside(root, s.path);
-    await assertRealInside(root, abs);
+    await guard.check(abs);
     const st = await lstatOrNull(abs);
     if (!st) throw stale(s.path, 'was removed', plan.planId);
     if (!st.isFile()) throw stale(s.path, 'is no longer a regular file', plan.planId);
     const bytes = await fsp.readFile(abs);
     if (sha256Hex(bytes) !== s.sha256) throw stale(s.path, 'changed', plan.planId);
-    sources.set(s.path, bytes);
-  }
-  for (const op of plan.operations) {
+    return bytes;
+  });
+  plan.sources.forEach((s, i) => sources.set(s.path, read[i]!));
+  await forEachLimit(plan.operations, IO_CONCURRENCY, async (op) => {
     const abs = resolveInside(root, op.path);
-    await assertRealInside(root, abs);
-    const st = await lstatOrNull(abs);
+    // (a path under a folder that does not exist does not exist either: no lstat)
+    const st = (await guard.check(abs)) ? await lstatOrNull(abs) : null;
     if (op.op === 'create') {
       if (st) throw stale(op.path, 'appeared (the plan would create it)', plan.planId);
-      continue;
+      return;
     }
     if (!st) throw stale(op.path, 'was removed', plan.planId);
     if (!st.isFile()) throw stale(op.path, 'is no longer a regular file', plan.planId);
     const bytes = sources.get(op.path) ?? (await fsp.readFile(abs));
     if (sha256Hex(bytes) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
-  }
+  });
   return sources;
 }
 
@@ -227,14 +228,6 @@ async function discardBackup(root: string, migrationId: string): Promise<void> {
   await fsyncDir(dir);
 }
 
-async function runLimited<T>(items: T[], limit: number, fn: (item: T, index: number) => Promise<void>, after: (index: number) => void): Promise<void> {
-  for (let i = 0; i < items.length; i += limit) {
-    const batch = items.slice(i, i + limit);
-    await Promise.all(batch.map((item, j) => fn(item, i + j)));
-    for (let j = 0; j < batch.length; j++) after(i + j);
-  }
-}
-
 async function hashFile(abs: string): Promise<string | null> {
   try {
     return sha256Hex(await fsp.readFile(abs));
@@ -244,7 +237,30 @@ async function hashFile(abs: string): Promise<string | null> {
   }
 }
 
-/** The write half of migrate; the journal says `applying` while this runs. */
+/** Create a side file that must not exist, write it, fsync it (a leftover of an earlier attempt is replaced). */
+async function writeStaged(stage: string, content: string, mode: number | undefined): Promise<void> {
+  let fh;
+  try {
+    fh = await fsp.open(stage, 'wx', 0o644);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    await fsp.rm(stage, { force: true });
+    fh = await fsp.open(stage, 'wx', 0o644);
+  }
+  try {
+    await fh.writeFile(content, 'utf8');
+    if (mode !== undefined) await fh.chmod(mode); // a modified file keeps its permissions
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * The write half of migrate; the journal says `applying` while this runs. Every staged file
+ * is written and fsynced (up to IO_CONCURRENCY at a time) before the first one is moved into
+ * place; then the moves, one by one in plan order; then one fsync per touched folder.
+ */
 async function applyOperations(root: string, plan: Plan, manifest: Manifest, migrationId: string, crash: CrashHook, progress: (step: string) => void): Promise<void> {
   const dirs = new Set<string>();
   for (const d of manifest.createdDirs) {
@@ -254,63 +270,61 @@ async function applyOperations(root: string, plan: Plan, manifest: Manifest, mig
     });
     dirs.add(path.dirname(abs));
   }
-  for (const d of dirs) await fsyncDir(d);
+  await Promise.all([...dirs].map((d) => fsyncDir(d)));
   crash('dirs-created');
 
   const modes = new Map(manifest.files.map((f) => [f.path, f.mode]));
   const writes = plan.operations.filter((op) => op.op !== 'delete');
-  await runLimited(
+  await forEachLimit(
     writes,
-    8,
-    async (op) => {
-      const stage = sidecarPath(root, op.path, 'stage', migrationId);
-      await fsp.rm(stage, { force: true });
-      const fh = await fsp.open(stage, 'wx', 0o644);
-      try {
-        await fh.writeFile(op.content ?? '', 'utf8');
-        const mode = modes.get(op.path);
-        if (mode !== undefined) await fh.chmod(mode); // a modified file keeps its permissions
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-    },
+    IO_CONCURRENCY,
+    (op) => writeStaged(sidecarPath(root, op.path, 'stage', migrationId), op.content ?? '', modes.get(op.path)),
     (i) => crash(`staged-${i + 1}`),
   );
 
+  // The moves, in plan order, with synchronous calls in time slices (a rename or link is a
+  // metadata change in the page cache: cheaper than the thread-pool round trip it would need).
   let renamed = 0;
   let deleted = 0;
   const touched = new Set<string>();
-  for (const op of plan.operations) {
+  const hashNow = (abs: string): string | null => {
+    try {
+      return sha256Hex(readFileSync(abs));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw e;
+    }
+  };
+  await inSlices(plan.operations, (op) => {
     const abs = resolveInside(root, op.path);
     touched.add(path.dirname(abs));
     if (op.op === 'create') {
       const stage = sidecarPath(root, op.path, 'stage', migrationId);
       // link, not rename: a file that appeared meanwhile is never overwritten.
       try {
-        await fsp.link(stage, abs);
-        await fsp.rm(stage);
+        linkSync(stage, abs);
+        unlinkSync(stage);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') throw stale(op.path, 'appeared', plan.planId);
         if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
-        if (await lstatOrNull(abs)) throw stale(op.path, 'appeared', plan.planId);
-        await fsp.rename(stage, abs);
+        if (lstatSync(abs, { throwIfNoEntry: false })) throw stale(op.path, 'appeared', plan.planId);
+        renameSync(stage, abs);
       }
       crash(`renamed-${++renamed}`);
     } else if (op.op === 'modify') {
       // Last look right before replacing: someone's edit made since the check is never overwritten.
-      if ((await hashFile(abs)) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
-      await fsp.rename(sidecarPath(root, op.path, 'stage', migrationId), abs);
+      if (hashNow(abs) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
+      renameSync(sidecarPath(root, op.path, 'stage', migrationId), abs);
       crash(`renamed-${++renamed}`);
     } else {
-      if ((await hashFile(abs)) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
-      await fsp.rename(abs, sidecarPath(root, op.path, 'trash', migrationId));
+      if (hashNow(abs) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
+      renameSync(abs, sidecarPath(root, op.path, 'trash', migrationId));
       crash(`deleted-${++deleted}`);
     }
     progress(`${op.op} ${op.path}`);
-  }
-  for (const d of touched) await fsyncDir(d);
+  });
+  await Promise.all([...touched].map((d) => fsyncDir(d)));
   crash('dirs-synced');
 }
 
@@ -318,23 +332,26 @@ async function applyOperations(root: string, plan: Plan, manifest: Manifest, mig
 async function verifyOnDisk(root: string, plan: Plan, sources: Map<string, Uint8Array>, verify: OutputVerifier | undefined): Promise<string[]> {
   const outputs = new Map<string, Uint8Array | null>();
   const errors: string[] = [];
-  for (const op of plan.operations) {
+  // Every file is read back from disk, with synchronous calls in time slices (hundreds of
+  // small files: a thread-pool round trip per call would cost more than the reads).
+  await inSlices(plan.operations, (op) => {
     const abs = resolveInside(root, op.path);
-    const st = await lstatOrNull(abs);
+    const st = lstatSync(abs, { throwIfNoEntry: false });
     if (op.op === 'delete') {
       if (st) errors.push(`${op.path} still exists`);
       outputs.set(op.path, null);
-      continue;
+      return;
     }
     if (!st?.isFile()) {
       errors.push(`${op.path} is missing`);
       outputs.set(op.path, null);
-      continue;
+      return;
     }
-    const bytes = await fsp.readFile(abs);
-    if (bytes.length !== op.size || sha256Hex(bytes) !== op.sha256) errors.push(`${op.path} does not hold the planned bytes (sha256 ${sha256Hex(bytes).slice(0, 12)}…, expected ${op.sha256?.slice(0, 12)}…)`);
+    const bytes = readFileSync(abs);
+    const sha = sha256Hex(bytes);
+    if (bytes.length !== op.size || sha !== op.sha256) errors.push(`${op.path} does not hold the planned bytes (sha256 ${sha.slice(0, 12)}…, expected ${op.sha256?.slice(0, 12)}…)`);
     outputs.set(op.path, bytes);
-  }
+  });
   if (errors.length === 0 && verify) {
     try {
       const r = verify(sources, outputs);
@@ -366,28 +383,33 @@ async function undo(
     },
   });
   const written = new Map(manifest.written.map((w) => [w.path, w]));
-  const removed: string[] = [];
-  const kept: string[] = [];
+  // Never unlink through a symlinked folder that leads outside the workspace: every folder
+  // is checked before the first removal; then the removals, in order, with synchronous calls
+  // in time slices.
+  const guard = new RealInsideGuard(root);
+  for (const rel of manifest.creates) await guard.check(path.dirname(resolveInside(root, rel)));
+  const fate = new Array<'removed' | 'kept' | 'absent'>(manifest.creates.length);
   const touched = new Set<string>();
-  let i = 0;
-  for (const rel of manifest.creates) {
-    i++;
+  await inSlices(manifest.creates, (rel, k) => {
     const abs = resolveInside(root, rel);
-    // Never unlink through a symlinked folder that leads outside the workspace.
-    await assertRealInside(root, path.dirname(abs));
-    const st = await lstatOrNull(abs);
-    if (st) {
-      if (st.isDirectory()) kept.push(rel);
-      else if (!opts.removeEdited && (!st.isFile() || (await hashFile(abs)) !== written.get(rel)?.sha256)) kept.push(rel);
-      else {
-        await fsp.rm(abs, { force: true });
-        removed.push(rel);
-        touched.add(path.dirname(abs));
+    const st = lstatSync(abs, { throwIfNoEntry: false });
+    if (!st) fate[k] = 'absent';
+    else if (st.isDirectory()) fate[k] = 'kept';
+    else if (!opts.removeEdited && (!st.isFile() || sha256Hex(readFileSync(abs)) !== written.get(rel)?.sha256)) fate[k] = 'kept';
+    else {
+      try {
+        unlinkSync(abs);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       }
+      fate[k] = 'removed';
+      touched.add(path.dirname(abs));
     }
-    crash(`rb-removed-${i}`);
+    crash(`rb-removed-${k + 1}`);
     opts.progress?.(`remove ${rel}`);
-  }
+  });
+  const removed = manifest.creates.filter((_, k) => fate[k] === 'removed');
+  const kept = manifest.creates.filter((_, k) => fate[k] === 'kept');
   await sweepSidecars(root, [...manifest.written.map((w) => w.path), ...manifest.files.map((f) => f.path)]);
   crash('rb-sidecars-swept');
   const removedDirs: string[] = [];
@@ -402,7 +424,7 @@ async function undo(
       if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOTDIR') throw e;
     }
   }
-  for (const d of touched) await fsyncDir(d);
+  await Promise.all([...touched].map((d) => fsyncDir(d)));
   crash('rb-dirs-removed');
   return { restored, unchanged, removed, removedDirs, kept };
 }
@@ -423,7 +445,8 @@ export async function migrate(root: string, plan: Plan, opts: MigrateOptions): P
   try {
     crash('lock-acquired');
     await recoverLocked(root);
-    const sources = await checkFresh(root, plan);
+    const guard = new RealInsideGuard(root);
+    const sources = await checkFresh(root, plan, guard);
     crash('after-stale-check');
     progress('checked');
 
@@ -448,7 +471,7 @@ export async function migrate(root: string, plan: Plan, opts: MigrateOptions): P
     await writeJournal(root, journal);
     crash('journal-backing-up-written');
     try {
-      manifest = await createBackup(root, { migrationId, plan, crashAt: crash, ...(opts.now ? { now: opts.now } : {}) });
+      manifest = await createBackup(root, { migrationId, plan, crashAt: crash, guard, ...(opts.now ? { now: opts.now } : {}) });
     } catch (e) {
       await discardBackup(root, migrationId);
       await clearJournal(root);
@@ -574,17 +597,13 @@ export async function rollback(root: string, migrationId: string, opts: { crashA
  * paths that exist again: a rollback would discard those edits, so callers list them first.
  */
 export async function editedSinceMigration(root: string, manifest: Manifest): Promise<string[]> {
-  const out: string[] = [];
-  for (const w of manifest.written) {
+  const edited = await mapLimit(manifest.written, IO_CONCURRENCY, async (w) => {
     const abs = resolveInside(root, w.path);
     const st = await lstatOrNull(abs);
-    if (w.op === 'delete') {
-      if (st) out.push(w.path);
-      continue;
-    }
-    if (!st?.isFile() || st.size !== w.size || (await hashFile(abs)) !== w.sha256) out.push(w.path);
-  }
-  return out;
+    if (w.op === 'delete') return st !== null;
+    return !st?.isFile() || st.size !== w.size || (await hashFile(abs)) !== w.sha256;
+  });
+  return manifest.written.filter((_, k) => edited[k]).map((w) => w.path);
 }
 
 /** Is every target still exactly as before the migration (per the journal)? Used when the backup is unusable. */
