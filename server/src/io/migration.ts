@@ -384,30 +384,34 @@ async function undo(
   });
   const written = new Map(manifest.written.map((w) => [w.path, w]));
   // Never unlink through a symlinked folder that leads outside the workspace: every folder
-  // is checked before the first removal; then the removals, in order, with synchronous calls
-  // in time slices.
+  // is checked before the first removal. Then the removals, overlapped (an unlink can cost a
+  // fraction of a millisecond of journal work; several share it), rb-removed-N in order.
   const guard = new RealInsideGuard(root);
   for (const rel of manifest.creates) await guard.check(path.dirname(resolveInside(root, rel)));
   const fate = new Array<'removed' | 'kept' | 'absent'>(manifest.creates.length);
   const touched = new Set<string>();
-  await inSlices(manifest.creates, (rel, k) => {
-    const abs = resolveInside(root, rel);
-    const st = lstatSync(abs, { throwIfNoEntry: false });
-    if (!st) fate[k] = 'absent';
-    else if (st.isDirectory()) fate[k] = 'kept';
-    else if (!opts.removeEdited && (!st.isFile() || sha256Hex(readFileSync(abs)) !== written.get(rel)?.sha256)) fate[k] = 'kept';
-    else {
-      try {
-        unlinkSync(abs);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  await forEachLimit(
+    manifest.creates,
+    IO_CONCURRENCY,
+    async (rel, k) => {
+      const abs = resolveInside(root, rel);
+      const st = await lstatOrNull(abs);
+      if (!st) fate[k] = 'absent';
+      else if (st.isDirectory()) fate[k] = 'kept';
+      else if (!opts.removeEdited && (!st.isFile() || (await hashFile(abs)) !== written.get(rel)?.sha256)) fate[k] = 'kept';
+      else {
+        await fsp.unlink(abs).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'ENOENT') throw e;
+        });
+        fate[k] = 'removed';
+        touched.add(path.dirname(abs));
       }
-      fate[k] = 'removed';
-      touched.add(path.dirname(abs));
-    }
-    crash(`rb-removed-${k + 1}`);
-    opts.progress?.(`remove ${rel}`);
-  });
+    },
+    (k) => {
+      crash(`rb-removed-${k + 1}`);
+      opts.progress?.(`remove ${manifest.creates[k]}`);
+    },
+  );
   const removed = manifest.creates.filter((_, k) => fate[k] === 'removed');
   const kept = manifest.creates.filter((_, k) => fate[k] === 'kept');
   await sweepSidecars(root, [...manifest.written.map((w) => w.path), ...manifest.files.map((f) => f.path)]);
