@@ -50,6 +50,9 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
     };
     log(`  migrate/rollback ${input.label}: ${ops.length} operations (${nCreate} create, ${nModify} modify), ${warmup} warm-up + ${runs} runs`);
     const loadTimes = [];
+    // Finer phases from migrate's named crash points (a hook that only notes the time): ms between
+    // consecutive points, per point (a numbered point's last occurrence), medians over the timed runs.
+    const subRuns = [];
     let migrated = null;
     const firstCreated = ops.find((o) => o.op === 'create')?.path;
     const original = sha(readFileSync(path.join(template, REPO_WIDE)));
@@ -59,8 +62,13 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
         migrate: {
           setup: () => copy(),
           fn: async (root, mark) => {
+            const at = {};
+            const t0 = performance.now();
             await migrate(root, plan, {
               migrationId: 'bench-1',
+              crashAt: (point) => {
+                at[point.replace(/-\d+$/, '-N')] = performance.now() - t0;
+              },
               onProgress: (step, done) => {
                 if (step === 'checked') mark('checked');
                 else if (step === 'backup') mark('backup');
@@ -69,6 +77,7 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
               },
             });
             mark('finish');
+            subRuns.push(at);
           },
           // Untimed for both: the manifest read + backup load and verification (rollback's first step), timed alone;
           // then the migrated copy is handed to the rollback of the same round.
@@ -94,7 +103,17 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
       },
       { runs, warmup },
     );
-    results.push({ id: input.id, label: input.label, bytes: Buffer.byteLength(input.text), operations: ops.length, nCreate, nModify, ...r, loadBackupMs: median(loadTimes.slice(warmup)) });
+    const sub = {};
+    for (const at of subRuns.slice(warmup)) {
+      let prev = 0;
+      for (const [point, t] of Object.entries(at).sort((a, b) => a[1] - b[1])) {
+        (sub[point] ??= []).push(t - prev);
+        prev = t;
+      }
+    }
+    const subMedians = Object.fromEntries(Object.entries(sub).map(([k, v]) => [k, median(v)]));
+    const subNote = (points) => points.filter((k) => k in subMedians).map((k) => `${k} ${ms(subMedians[k])}`).join(' / ');
+    results.push({ id: input.id, subPhases: subMedians, label: input.label, bytes: Buffer.byteLength(input.text), operations: ops.length, nCreate, nModify, ...r, loadBackupMs: median(loadTimes.slice(warmup)) });
     const p = r.migrate.phases;
     const isTarget = input.id === 'syn-1m';
     rows.push({
@@ -104,7 +123,9 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
       cpu: r.migrate.cpu,
       target: isTarget ? '≤ 300 ms' : null,
       status: isTarget ? (r.migrate.wall <= 300 ? 'PASS' : 'MISS') : 'info',
-      note: `checked ${ms(p.checked)} / backup ${ms(p.backup)} / apply ${ms(p.apply)} / verify ${ms(p.verify)} / finish ${ms(p.finish)}`,
+      note:
+        `checked ${ms(p.checked)} / backup ${ms(p.backup)} / apply ${ms(p.apply)} / verify ${ms(p.verify)} / finish ${ms(p.finish)}` +
+        ` (ms up to each crash point: ${subNote(['after-stale-check', 'journal-backing-up-written', 'backup-archive-written', 'backup-manifest-written', 'backup-verified', 'journal-applying-written', 'dirs-created', 'staged-N', 'renamed-N', 'deleted-N', 'dirs-synced', 'verified', 'journal-done-written', 'cleanup-done', 'journal-cleared'])})`,
       detail: r.migrate,
     });
     rows.push({
