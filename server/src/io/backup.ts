@@ -178,7 +178,9 @@ export async function createBackup(
   const tmp = path.join(dir, `.${archiveName}.tmp`);
   await fsp.rm(tmp, { force: true });
   // A migration that only creates files still gets an archive (an empty one), so every migration has the same shape.
-  const archiveBytes = await gzip(tarOf(entries));
+  // The tar stream is checked (structure, every entry against the manifest's files) while it is gzipped.
+  const raw = tarOf(entries);
+  const [archiveBytes, tarCheck] = await Promise.all([gzip(raw), checkTar(raw, { files }).catch((e: unknown) => ({ ok: false as const, reason: (e as Error).message }))]);
   const body: ManifestBody = {
     format: MANIFEST_FORMAT,
     migrationId,
@@ -199,10 +201,16 @@ export async function createBackup(
     })),
   };
   const manifest = ManifestSchema.parse({ ...body, sha256: manifestHash(body) });
-  // The whole check of these archive bytes (gunzip, tar structure, every entry against the
-  // manifest) runs while they are written and synced; the read-back below then proves that
-  // the file on disk is exactly these bytes (its size and sha256, as every later load checks).
-  const checking = checkArchive(archiveBytes, manifest).catch((e: unknown) => ({ ok: false as const, reason: (e as Error).message }));
+  // The archive bytes are gunzipped back (and must give the checked tar stream) while they are
+  // written and synced; the read-back below then proves that the file on disk is exactly these
+  // bytes (its size and sha256, as every later load checks). Together: the same checks as
+  // loadBackup's, over the file on disk.
+  const checking: Promise<{ ok: true } | { ok: false; reason: string }> = !tarCheck.ok
+    ? Promise.resolve({ ok: false, reason: tarCheck.reason })
+    : gunzip(archiveBytes).then(
+        (back) => (back.equals(raw) ? { ok: true } : { ok: false, reason: 'the archive does not gunzip to the tar stream it was made from' }),
+        (e: unknown) => ({ ok: false, reason: `the archive is not a complete gzip stream (${(e as Error).message})` }),
+      );
 
   const fh = await fsp.open(tmp, 'wx', 0o644);
   try {
@@ -383,6 +391,11 @@ async function checkArchive(bytes: Buffer, manifest: Manifest): Promise<{ ok: tr
   } catch (e) {
     return { ok: false, reason: `the archive is not a complete gzip stream (${(e as Error).message})` };
   }
+  return checkTar(raw, manifest);
+}
+
+/** A tar stream (gunzipped) against the manifest's file list: structure, then every entry. */
+async function checkTar(raw: Buffer, manifest: Pick<Manifest, 'files'>): Promise<{ ok: true; contents: Map<string, Buffer> } | { ok: false; reason: string }> {
   // Two zero blocks and nothing else: the empty archive of a migration that only creates files.
   const parsed = raw.length >= 1024 && raw.length % 512 === 0 && raw.every((b) => b === 0) ? ({ ok: true, entries: [] } as const) : await parseTar(raw);
   if (!parsed.ok) return { ok: false, reason: `the archive is not a valid tar (${parsed.reason})` };
