@@ -125,7 +125,7 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
       status: isTarget ? (r.migrate.wall <= 300 ? 'PASS' : 'MISS') : 'info',
       note:
         `checked ${ms(p.checked)} / backup ${ms(p.backup)} / apply ${ms(p.apply)} / verify ${ms(p.verify)} / finish ${ms(p.finish)}` +
-        ` (ms up to each crash point: ${subNote(['after-stale-check', 'journal-backing-up-written', 'backup-archive-written', 'backup-manifest-written', 'backup-verified', 'journal-applying-written', 'dirs-created', 'staged-N', 'renamed-N', 'deleted-N', 'dirs-synced', 'verified', 'journal-done-written', 'cleanup-done', 'journal-cleared'])})`,
+        ` (ms up to each crash point: ${subNote(['after-stale-check', 'journal-backing-up-written', 'backup-archive-written', 'backup-manifest-written', 'backup-verified', 'journal-applying-written', 'dirs-created', 'staged-N', 'staged-synced', 'renamed-N', 'deleted-N', 'dirs-synced', 'verified', 'journal-done-written', 'cleanup-done', 'journal-cleared'])})`,
       detail: r.migrate,
     });
     rows.push({

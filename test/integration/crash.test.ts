@@ -84,6 +84,7 @@ const MIGRATE_POINTS: Array<[string, 'pre' | 'post', string]> = [
   ['dirs-created', 'pre', 'rolled-back'],
   ['staged-1', 'pre', 'rolled-back'],
   ['staged-4', 'pre', 'rolled-back'],
+  ['staged-synced', 'pre', 'rolled-back'],
   ['renamed-1', 'pre', 'rolled-back'],
   ['renamed-2', 'pre', 'rolled-back'],
   ['renamed-3', 'pre', 'rolled-back'],

@@ -31,6 +31,7 @@ import { PlanSchema, type Plan } from '../schemas/plan.js';
 import { backupRelPaths, backupsDir, createBackup, loadBackup, readManifest, restoreContents } from './backup.js';
 import { clearJournal, readJournal, sidecarPath, sweepSidecars, writeJournal } from './journal.js';
 import { acquireLock, processAlive, readLock } from './lock.js';
+import { syncFiles } from './durable.js';
 import { forEachLimit, fsyncDir, inSlices, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
 
 /** Environment variable of the fault-injection hook (tests only; see the module comment). */
@@ -52,6 +53,7 @@ export const CRASH_POINTS = {
     'journal-applying-written',
     'dirs-created',
     'staged-N',
+    'staged-synced',
     'renamed-N',
     'deleted-N',
     'dirs-synced',
@@ -237,7 +239,7 @@ async function hashFile(abs: string): Promise<string | null> {
   }
 }
 
-/** Create a side file that must not exist, write it, fsync it (a leftover of an earlier attempt is replaced). */
+/** Create a side file that must not exist and write it (a leftover of an earlier attempt is replaced); syncFiles makes the lot durable. */
 async function writeStaged(stage: string, content: string, mode: number | undefined): Promise<void> {
   let fh;
   try {
@@ -250,7 +252,6 @@ async function writeStaged(stage: string, content: string, mode: number | undefi
   try {
     await fh.writeFile(content, 'utf8');
     if (mode !== undefined) await fh.chmod(mode); // a modified file keeps its permissions
-    await fh.sync();
   } finally {
     await fh.close();
   }
@@ -258,8 +259,9 @@ async function writeStaged(stage: string, content: string, mode: number | undefi
 
 /**
  * The write half of migrate; the journal says `applying` while this runs. Every staged file
- * is written and fsynced (up to IO_CONCURRENCY at a time) before the first one is moved into
- * place; then the moves, one by one in plan order; then one fsync per touched folder.
+ * is written (up to IO_CONCURRENCY at a time) and then made durable all at once (syncFiles:
+ * one syncfs, or an fsync per file) before the first one is moved into place; then the moves,
+ * one by one in plan order; then one fsync per touched folder.
  */
 async function applyOperations(root: string, plan: Plan, manifest: Manifest, migrationId: string, crash: CrashHook, progress: (step: string) => void): Promise<void> {
   const dirs = new Set<string>();
@@ -275,12 +277,15 @@ async function applyOperations(root: string, plan: Plan, manifest: Manifest, mig
 
   const modes = new Map(manifest.files.map((f) => [f.path, f.mode]));
   const writes = plan.operations.filter((op) => op.op !== 'delete');
+  const stages = writes.map((op) => sidecarPath(root, op.path, 'stage', migrationId));
   await forEachLimit(
     writes,
     IO_CONCURRENCY,
-    (op) => writeStaged(sidecarPath(root, op.path, 'stage', migrationId), op.content ?? '', modes.get(op.path)),
+    (op, i) => writeStaged(stages[i]!, op.content ?? '', modes.get(op.path)),
     (i) => crash(`staged-${i + 1}`),
   );
+  await syncFiles(stages);
+  crash('staged-synced');
 
   // The moves, in plan order, with synchronous calls in time slices (a rename or link is a
   // metadata change in the page cache: cheaper than the thread-pool round trip it would need).
