@@ -53,6 +53,7 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
     // Finer phases from migrate's named crash points (a hook that only notes the time): ms between
     // consecutive points, per point (a numbered point's last occurrence), medians over the timed runs.
     const subRuns = [];
+    const rbSubRuns = []; // the same for rollback's rb-* points (and 'end': journal cleared → lock released)
     let migrated = null;
     const firstCreated = ops.find((o) => o.op === 'create')?.path;
     const original = sha(readFileSync(path.join(template, REPO_WIDE)));
@@ -92,7 +93,15 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
         rollback: {
           setup: () => migrated,
           fn: async (root) => {
-            await rollback(root, 'bench-1');
+            const at = {};
+            const t0 = performance.now();
+            await rollback(root, 'bench-1', {
+              crashAt: (point) => {
+                at[point.replace(/-\d+$/, '-N')] = performance.now() - t0;
+              },
+            });
+            at.end = performance.now() - t0;
+            rbSubRuns.push(at);
           },
           teardown: (root) => {
             if (sha(readFileSync(path.join(root, REPO_WIDE))) !== original) throw new Error('rollback did not restore the instructions byte for byte');
@@ -103,17 +112,21 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
       },
       { runs, warmup },
     );
-    const sub = {};
-    for (const at of subRuns.slice(warmup)) {
-      let prev = 0;
-      for (const [point, t] of Object.entries(at).sort((a, b) => a[1] - b[1])) {
-        (sub[point] ??= []).push(t - prev);
-        prev = t;
+    const stepMedians = (list) => {
+      const sub = {};
+      for (const at of list.slice(warmup)) {
+        let prev = 0;
+        for (const [point, t] of Object.entries(at).sort((a, b) => a[1] - b[1])) {
+          (sub[point] ??= []).push(t - prev);
+          prev = t;
+        }
       }
-    }
-    const subMedians = Object.fromEntries(Object.entries(sub).map(([k, v]) => [k, median(v)]));
-    const subNote = (points) => points.filter((k) => k in subMedians).map((k) => `${k} ${ms(subMedians[k])}`).join(' / ');
-    results.push({ id: input.id, subPhases: subMedians, label: input.label, bytes: Buffer.byteLength(input.text), operations: ops.length, nCreate, nModify, ...r, loadBackupMs: median(loadTimes.slice(warmup)) });
+      return Object.fromEntries(Object.entries(sub).map(([k, v]) => [k, median(v)]));
+    };
+    const subMedians = stepMedians(subRuns);
+    const rbMedians = stepMedians(rbSubRuns);
+    const subNote = (points, meds = subMedians) => points.filter((k) => k in meds).map((k) => `${k} ${ms(meds[k])}`).join(' / ');
+    results.push({ id: input.id, subPhases: subMedians, rollbackSubPhases: rbMedians, label: input.label, bytes: Buffer.byteLength(input.text), operations: ops.length, nCreate, nModify, ...r, loadBackupMs: median(loadTimes.slice(warmup)) });
     const p = r.migrate.phases;
     const isTarget = input.id === 'syn-1m';
     rows.push({
@@ -135,7 +148,9 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
       cpu: r.rollback.cpu,
       target: isTarget ? '≤ 150 ms' : null,
       status: isTarget ? (r.rollback.wall <= 150 ? 'PASS' : 'MISS') : 'info',
-      note: `of which manifest read + backup load/verify ≈ ${ms(median(loadTimes.slice(warmup)))} ms (timed separately)`,
+      note:
+        `of which manifest read + backup load/verify ≈ ${ms(median(loadTimes.slice(warmup)))} ms (timed separately)` +
+        ` (ms up to each crash point: ${subNote(['rb-lock-acquired', 'rb-backup-verified', 'rb-journal-written', 'rb-restored-N', 'rb-removed-N', 'rb-sidecars-swept', 'rb-dirs-removed', 'rb-journal-cleared', 'end'], rbMedians)})`,
       detail: r.rollback,
     });
     if (profile) {

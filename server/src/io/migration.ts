@@ -19,7 +19,7 @@
  * after the OS has the data). test/integration/crash.test.ts drives it for every point;
  * CRASH_POINTS lists the names.
  */
-import { linkSync, lstatSync, promises as fsp, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, fchmodSync, linkSync, lstatSync, openSync, promises as fsp, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
@@ -240,26 +240,26 @@ async function hashFile(abs: string): Promise<string | null> {
 }
 
 /** Create a side file that must not exist and write it (a leftover of an earlier attempt is replaced); syncFiles makes the lot durable. */
-async function writeStaged(stage: string, content: string, mode: number | undefined): Promise<void> {
-  let fh;
+function writeStaged(stage: string, content: string, mode: number | undefined): void {
+  let fd: number;
   try {
-    fh = await fsp.open(stage, 'wx', 0o644);
+    fd = openSync(stage, 'wx', 0o644);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    await fsp.rm(stage, { force: true });
-    fh = await fsp.open(stage, 'wx', 0o644);
+    rmSync(stage, { force: true });
+    fd = openSync(stage, 'wx', 0o644);
   }
   try {
-    await fh.writeFile(content, 'utf8');
-    if (mode !== undefined) await fh.chmod(mode); // a modified file keeps its permissions
+    writeFileSync(fd, content, 'utf8');
+    if (mode !== undefined) fchmodSync(fd, mode); // a modified file keeps its permissions
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
 }
 
 /**
  * The write half of migrate; the journal says `applying` while this runs. Every staged file
- * is written (up to IO_CONCURRENCY at a time) and then made durable all at once (syncFiles:
+ * is written (synchronously, in time slices) and then made durable all at once (syncFiles:
  * one syncfs, or an fsync per file) before the first one is moved into place; then the moves,
  * one by one in plan order; then one fsync per touched folder.
  */
@@ -278,12 +278,12 @@ async function applyOperations(root: string, plan: Plan, manifest: Manifest, mig
   const modes = new Map(manifest.files.map((f) => [f.path, f.mode]));
   const writes = plan.operations.filter((op) => op.op !== 'delete');
   const stages = writes.map((op) => sidecarPath(root, op.path, 'stage', migrationId));
-  await forEachLimit(
-    writes,
-    IO_CONCURRENCY,
-    (op, i) => writeStaged(stages[i]!, op.content ?? '', modes.get(op.path)),
-    (i) => crash(`staged-${i + 1}`),
-  );
+  // Synchronous writes in time slices: creating a small file is page-cache and journal work
+  // that measured ~0.28 ms here against ~0.4 ms through the thread pool, 16 in flight.
+  await inSlices(writes, (op, i) => {
+    writeStaged(stages[i]!, op.content ?? '', modes.get(op.path));
+    crash(`staged-${i + 1}`);
+  });
   await syncFiles(stages);
   crash('staged-synced');
 
