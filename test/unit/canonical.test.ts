@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { canonicalJson, canonicalJsonWithout, sha256Hex } from '../../server/src/core/canonical.js';
+import { canonicalJson, canonicalJsonSha256, canonicalJsonWithout, sha256Hex } from '../../server/src/core/canonical.js';
 
 function reference(rec: Record<string, unknown>, omit: string): { whole: string; without: string } {
   const rest: Record<string, unknown> = { ...rec };
@@ -76,5 +76,58 @@ describe('sha256Hex', () => {
       { numRuns: 500 },
     );
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+  });
+});
+
+describe('canonicalJsonSha256', () => {
+  /** The straightforward version it replaces. */
+  const reference = (v: unknown): string => sha256Hex(canonicalJson(v));
+  /** Values with strings long enough to be hashed on their own and arrays long enough to flush. */
+  const long = fc.string({ unit: 'binary', minLength: 1000, maxLength: 1100 });
+  const big = fc.dictionary(key, fc.oneof(value.v, long, fc.array(fc.oneof(value.v, long), { minLength: 50, maxLength: 300 })), { maxKeys: 4 });
+
+  it('equals sha256Hex(canonicalJson(value)) for JSON values (random, incl. undefined, long strings, -0, NaN)', () => {
+    fc.assert(
+      fc.property(fc.oneof(value.v, record, big), (v) => {
+        if (v === undefined) return; // canonicalJson(undefined) is not a string
+        expect(canonicalJsonSha256(v)).toBe(reference(v));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('agrees on values that are not plain JSON data (it falls back to the straightforward route)', () => {
+    class Point {
+      constructor(
+        readonly x: number,
+        readonly y: number,
+      ) {}
+    }
+    const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, { b: 1, a: [1, undefined] });
+    const values: unknown[] = [
+      { a: new Point(1, 2), b: 1 },
+      { d: new Date(0) },
+      { f: () => 1, g: 2 },
+      [() => 1, Symbol('s'), 3],
+      { m: new Map([[1, 2]]), s: new Set([1]) },
+      { buf: Buffer.from('ab'), u: new Uint8Array([1, 2, 3]) },
+      JSON.parse('{"__proto__":{"a":1},"b":2}') as unknown,
+      JSON.parse('{"x":{"__proto__":3,"c":1}}') as unknown,
+      { toJSON: 'not a function', z: 1 },
+      { '10': 1, '9': 2, a: 3, '': 4, '4294967295': 5, '01': 6 }, // integer-like keys come first in canonicalJson's objects
+      nullProto,
+      { s: Object('boxed') as unknown, n: Object(1) as unknown },
+      'x'.repeat(5000),
+      '',
+      [],
+      {},
+      { big: 'é😀\u2028"\\\n'.repeat(300), list: Array.from({ length: 3000 }, (_, i) => ({ i, t: `t${i}` })) },
+    ];
+    for (const v of values) expect(canonicalJsonSha256(v)).toBe(reference(v));
+  });
+
+  it('hashes a real plan body like the stored canonical JSON', () => {
+    const body = { z: 1, a: { content: 'line\n'.repeat(2000), pieces: [{ sourceStart: 0, sourceEnd: 10 }] }, m: null };
+    expect(canonicalJsonSha256(body)).toBe(createHash('sha256').update(canonicalJson(body), 'utf8').digest('hex'));
   });
 });
