@@ -180,7 +180,24 @@ function frontMatterContext(): StringifyContext {
   return fmContext;
 }
 
-function yamlValue(key: string, value: string): string {
+/**
+ * Rendered applyTo values: a monolith's files share a handful of applyTo values (descriptions
+ * differ per file), and yaml's scalar stringifier is most of renderFrontMatter's time.
+ * Bounded; a pure function of the value, so caching changes nothing.
+ */
+const applyToYaml = new Map<string, string>();
+const APPLY_TO_CACHE_SIZE = 256;
+
+function yamlValue(key: 'applyTo' | 'description', value: string): string {
+  if (key === 'applyTo') {
+    const hit = applyToYaml.get(value);
+    if (hit !== undefined) return hit;
+  }
   // indentAtStart as stringifyPair sets it (`key:` plus the space); it only matters for folding.
-  return stringifyString(new Scalar(value), { ...frontMatterContext(), indentAtStart: key.length + 2 });
+  const out = stringifyString(new Scalar(value), { ...frontMatterContext(), indentAtStart: key.length + 2 });
+  if (key === 'applyTo') {
+    if (applyToYaml.size >= APPLY_TO_CACHE_SIZE) applyToYaml.clear();
+    applyToYaml.set(value, out);
+  }
+  return out;
 }
