@@ -4,8 +4,8 @@
  * migrate: lock → finish any interrupted work → re-check every hash the plan recorded →
  * journal `backing-up` → tar.gz backup + manifest, read back and verified → journal
  * `applying` → make new folders → stage every new content in a side file next to its
- * target, then make them all durable at once (io/durable.ts) → rename each into place (a delete renames the target to a trash side
- * file) → fsync the folders → verify on disk (every written hash, then the lossless proof)
+ * target, then make them all durable at once (io/durable.ts) → rename each into place (a
+ * delete renames the target to a trash side file) → fsync the folders → verify on disk (every written hash, then the lossless proof)
  * → journal `done` → remove side files → clear the journal → unlock.
  *
  * If the process dies anywhere in between, recoverInterrupted() (run at server start and
