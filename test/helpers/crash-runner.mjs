@@ -6,13 +6,14 @@
  *   node crash-runner.mjs migrate  <root> <job.json>   job: { plan, migrationId }
  *   node crash-runner.mjs rollback <root> <job.json>   job: { migrationId }
  *   node crash-runner.mjs recover  <root>
- *   node crash-runner.mjs lock     <root> <job.json>   job: { startAt, holdMs, die? }
+ *   node crash-runner.mjs lock     <root> <job.json>   job: { startAt, holdMs, releaseFile?, die? }
+ *     (with releaseFile, the lock is held until that file exists, at most holdMs, default 10 s)
  *
  * With COPILOT_ONBOARDING_CRASH_AT=<point> in the environment, migrate/rollback SIGKILL
  * themselves at that point (the production hook in io/migration.ts). Prints one JSON line:
  * { ok: true, result } or { ok: false, code, message }.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -45,7 +46,12 @@ try {
     const lock = await acquireLock(root, { owner: `runner ${process.pid}` });
     print({ ok: true, result: { pid: process.pid } });
     if (job.die) process.kill(process.pid, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, job.holdMs ?? 0));
+    if (job.releaseFile) {
+      const until = Date.now() + (job.holdMs ?? 10_000);
+      while (!existsSync(job.releaseFile) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+    } else {
+      await new Promise((r) => setTimeout(r, job.holdMs ?? 0));
+    }
     await lock.release();
   } else if (mode === 'migrate-at') {
     // Like migrate, but starts at job.startAt (for two processes racing).

@@ -46,12 +46,31 @@ function liveChild(): ChildProcess {
   return spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
 }
 
+/**
+ * `n` processes try to take the lock at the same instant. Whoever gets it holds it until the
+ * others have all finished (a release file, 10 s at most), so a process that starts late on a
+ * loaded machine still meets a held lock instead of a released one.
+ */
+async function race(n: number): Promise<Array<Out | null>> {
+  const startAt = Date.now() + 400;
+  const releaseFile = path.join(outer, `release-${++jobN}`);
+  const runs = Array.from({ length: n }, () => run('lock', root, { startAt, releaseFile }));
+  let settled = 0;
+  await new Promise<void>((resolve) => {
+    for (const r of runs) {
+      void r.finally(() => {
+        if (++settled === n - 1) resolve();
+      });
+    }
+  });
+  await fsp.writeFile(releaseFile, '');
+  return (await Promise.all(runs)).map((r) => r.out);
+}
+
 describe('two processes', () => {
   it('acquiring at the same instant: exactly one gets the lock, the other is told BUSY (5 rounds)', async () => {
     for (let round = 0; round < 5; round++) {
-      const startAt = Date.now() + 400;
-      const [a, b] = await Promise.all([run('lock', root, { startAt, holdMs: 300 }), run('lock', root, { startAt, holdMs: 300 })]);
-      const outs = [a.out, b.out];
+      const outs = await race(2);
       expect(outs.filter((o) => o?.ok).length, JSON.stringify(outs)).toBe(1);
       const loser = outs.find((o) => !o?.ok)!;
       expect(loser.code).toBe('BUSY');
@@ -79,8 +98,7 @@ describe('two processes', () => {
     for (let round = 0; round < 3; round++) {
       const dead = await run('lock', root, { die: true });
       expect(dead.signal).toBe('SIGKILL');
-      const startAt = Date.now() + 500;
-      const outs = (await Promise.all([0, 1, 2, 3].map(() => run('lock', root, { startAt, holdMs: 400 })))).map((r) => r.out);
+      const outs = await race(4);
       expect(outs.filter((o) => o?.ok).length, JSON.stringify(outs)).toBe(1);
       expect(outs.filter((o) => o?.code === 'BUSY').length).toBe(3);
     }
