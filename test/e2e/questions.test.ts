@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -228,6 +229,31 @@ describe('question_summary', () => {
       [`.copilot-state/questions/${files[1]}`, '.copilot-state/questions/20260101_000000_zzzz_question.yaml', '.copilot-state/questions/notes.txt_question.yaml'].sort(),
     );
     expect(() => parse(sc.summary)).not.toThrow();
+  });
+
+  it('skips a FIFO, a folder and a symlink named like question files without reading them (no hang)', async () => {
+    h = await seed(2);
+    const files = await questionFiles(h.root);
+    const q = qdir(h.root);
+    let fifo = false;
+    try {
+      execFileSync('mkfifo', [path.join(q, '20260101_000001_fifo_question.yaml')]);
+      fifo = true;
+    } catch {
+      /* no mkfifo on this machine */
+    }
+    await fsp.mkdir(path.join(q, '20260101_000002_dir_question.yaml'));
+    await fsp.symlink(path.join(q, files[0]!), path.join(q, '20260101_000003_link_question.yaml'));
+    const r = await h.call('question_summary', {});
+    const sc = r.structuredContent as { count: number; skipped: Array<{ file: string; reason: string }> };
+    expect(r.isError).toBeFalsy();
+    expect(sc.count).toBe(2);
+    const expected = [
+      ...(fifo ? [{ file: '.copilot-state/questions/20260101_000001_fifo_question.yaml', reason: 'not a regular file' }] : []),
+      { file: '.copilot-state/questions/20260101_000002_dir_question.yaml', reason: 'not a regular file' },
+      { file: '.copilot-state/questions/20260101_000003_link_question.yaml', reason: 'not a regular file' },
+    ];
+    expect([...sc.skipped].sort((a, b) => a.file.localeCompare(b.file))).toEqual(expected);
   });
 
   it('with no questions returns an empty, valid document', async () => {

@@ -14,7 +14,7 @@ import { promises as fsp, readFileSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, canonicalJsonWithout, sha256Hex } from '../core/canonical.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
-import { atomicWriteFile, stateDir } from './workspace.js';
+import { atomicWriteFile, readRegularFileSync, stateDir } from './workspace.js';
 import { withFileLock } from './file-lock.js';
 
 export type ChainKind = 'elicitation' | 'sampling';
@@ -152,13 +152,8 @@ export class TraceStore<K extends ChainKind> {
       );
     };
     await forEachSliced(entries, (entry) => {
-      const read = readUtf8(path.join(this.dir, entry.name), entry.regular);
-      if (typeof read === 'string') return add(entry.name, jsonObject(read));
-      if (read instanceof Error) return add(entry.name, null);
-      return read.then(
-        (text) => add(entry.name, jsonObject(text)),
-        () => add(entry.name, null),
-      );
+      const read = readUtf8(path.join(this.dir, entry.name));
+      add(entry.name, typeof read === 'string' ? jsonObject(read) : null);
     });
     return out.sort((a, b) => (a.record?.seq ?? Infinity) - (b.record?.seq ?? Infinity) || a.file.localeCompare(b.file));
   }
@@ -274,13 +269,9 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
     all.push({ file, prev: rec.prev_sha256 as string | null, seq: rec.seq as number, whole: sha256Hex(canonical.whole) });
   };
   await forEachSliced(entries, (entry) => {
-    const read = readUtf8(path.join(dir, entry.name), entry.regular);
-    if (typeof read === 'string') return check(entry.name, read, null);
-    if (read instanceof Error) return check(entry.name, null, read.message);
-    return read.then(
-      (text) => check(entry.name, text, null),
-      (e: unknown) => check(entry.name, null, (e as Error).message),
-    );
+    const read = readUtf8(path.join(dir, entry.name));
+    if (typeof read === 'string') check(entry.name, read, null);
+    else check(entry.name, null, read.message);
   });
   all.sort((a, b) => a.seq - b.seq || a.file.localeCompare(b.file));
   const byWhole = new Map(all.map((g) => [g.whole, g]));
@@ -370,21 +361,17 @@ function parseHead(text: string): Head | null {
 }
 
 async function readText(file: string): Promise<string | null> {
-  try {
-    return await fsp.readFile(file, 'utf8');
-  } catch {
-    return null;
-  }
+  const read = readUtf8(file);
+  return typeof read === 'string' ? read : null;
 }
 
 async function listTraceFiles(dir: string): Promise<string[]> {
   return (await listTraceEntries(dir)).map((e) => e.name);
 }
 
-/** A trace file name, and whether the folder listing says it is a regular file. */
+/** A trace file name. */
 interface TraceEntry {
   name: string;
-  regular: boolean;
 }
 
 /** The trace files of a chain folder, sorted by name (as listTraceFiles). */
@@ -398,22 +385,21 @@ async function listTraceEntries(dir: string): Promise<TraceEntry[]> {
   }
   return dirents
     .filter((d) => d.name.endsWith('.json') && !d.name.startsWith('.'))
-    .map((d) => ({ name: d.name, regular: d.isFile() }))
+    .map((d) => ({ name: d.name }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /**
- * Read a file as UTF-8. A regular file (as the folder listing said) is read synchronously:
- * for thousands of small files that is several times faster than fs.promises, whose
- * per-file open/fstat/read/close each go through the thread pool. Anything else (a symlink,
- * a FIFO, a folder) is read through fs.promises as before, so it cannot block the event loop.
- * A failed synchronous read is returned as its Error (the same error fs.promises gives).
- * Callers yield to the event loop between files (forEachSliced).
+ * Read a trace file as UTF-8, synchronously (for thousands of small files several times
+ * faster than fs.promises, whose open/fstat/read/close each go through the thread pool;
+ * callers yield to the event loop between files, forEachSliced). A symlink is followed, as
+ * before; anything that is not a regular file in the end (a FIFO, a folder, a device) is
+ * not read (it could block forever) but returned as an Error, which the caller reports.
  */
-function readUtf8(file: string, regular: boolean): string | Error | Promise<string> {
-  if (!regular) return fsp.readFile(file, 'utf8');
+function readUtf8(file: string): string | Error {
   try {
-    return readFileSync(file, 'utf8');
+    const data = readRegularFileSync(file, { followSymlinks: true });
+    return Buffer.isBuffer(data) ? data.toString('utf8') : new Error('not a regular file (a folder, FIFO, socket or device; not read)');
   } catch (e) {
     return e instanceof Error ? e : new Error(String(e));
   }
@@ -440,13 +426,8 @@ export async function forEachSliced<T>(items: readonly T[], fn: (item: T, index:
 }
 
 async function readJson(file: string): Promise<Record<string, unknown> | null> {
-  let text: string;
-  try {
-    text = await fsp.readFile(file, 'utf8');
-  } catch {
-    return null;
-  }
-  return jsonObject(text);
+  const text = readUtf8(file);
+  return typeof text === 'string' ? jsonObject(text) : null;
 }
 
 /** The JSON object in text, or null (not JSON, or JSON but not an object). */
