@@ -10,7 +10,7 @@
  * the two leaves a state the next append repairs. The head also lets verify notice a
  * deleted tail.
  */
-import { promises as fsp, readFileSync, type Dirent } from 'node:fs';
+import { promises as fsp, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, canonicalJsonWithout, sha256Hex } from '../core/canonical.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
