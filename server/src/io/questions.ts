@@ -150,8 +150,9 @@ type EntryRead = { entry: QuestionEntry; reason: '' } | { entry: null; reason: s
 
 /**
  * Read and check one question file. Synchronous (readRegularFileSync: only a regular file
- * of at most MAX_FILE_BYTES is read, never a symlink, never a blocking FIFO); for thousands of small files this is several times
- * faster than fs.promises (callers yield to the event loop between files, forEachSliced).
+ * of at most MAX_FILE_BYTES is read, never a symlink, never a blocking FIFO); for thousands
+ * of small files this is several times faster than fs.promises (callers yield to the event
+ * loop between files, forEachSliced).
  */
 function readEntry(file: string): EntryRead {
   try {

@@ -10,7 +10,7 @@
  * the two leaves a state the next append repairs. The head also lets verify notice a
  * deleted tail.
  */
-import { promises as fsp, type Dirent } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, canonicalJsonWithout, sha256Hex } from '../core/canonical.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
@@ -140,7 +140,7 @@ export class TraceStore<K extends ChainKind> {
 
   /** Every trace file, parsed, sorted by seq (unparseable files are returned with an error). */
   async list(): Promise<Array<{ file: string; record: TraceRecord<K> | null; error: string | null }>> {
-    const entries = await listTraceEntries(this.dir);
+    const entries = await listTraceFiles(this.dir);
     const schema = schemaFor(this.kind);
     const out: Array<{ file: string; record: TraceRecord<K> | null; error: string | null }> = [];
     const add = (file: string, raw: Record<string, unknown> | null): void => {
@@ -151,9 +151,9 @@ export class TraceStore<K extends ChainKind> {
           : { file, record: null, error: raw ? 'does not match the trace schema' : 'not valid JSON' },
       );
     };
-    await forEachSliced(entries, (entry) => {
-      const read = readUtf8(path.join(this.dir, entry.name));
-      add(entry.name, typeof read === 'string' ? jsonObject(read) : null);
+    await forEachSliced(entries, (name) => {
+      const read = readUtf8(path.join(this.dir, name));
+      add(name, typeof read === 'string' ? jsonObject(read) : null);
     });
     return out.sort((a, b) => (a.record?.seq ?? Infinity) - (b.record?.seq ?? Infinity) || a.file.localeCompare(b.file));
   }
@@ -227,14 +227,13 @@ export async function verifyChain(root: string, kind: ChainKind): Promise<Verify
 }
 
 async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Promise<VerifyReport> {
-  let entries: TraceEntry[];
+  let files: string[];
   try {
-    entries = await listTraceEntries(dir);
+    files = await listTraceFiles(dir);
   } catch (e) {
     const problem: ChainProblem = { kind: 'unparseable', file: null, seq: null, message: `${DIRS[kind]}/ cannot be read as a folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
     return { chain: kind, dir, ok: false, count: 0, lastSeq: 0, problems: [problem] };
   }
-  const files = entries.map((e) => e.name);
   const problems: ChainProblem[] = [];
   const schema = schemaFor(kind);
   // Only the links of a good trace are kept (not the parsed record), so records die young.
@@ -268,10 +267,10 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
     }
     all.push({ file, prev: rec.prev_sha256 as string | null, seq: rec.seq as number, whole: sha256Hex(canonical.whole) });
   };
-  await forEachSliced(entries, (entry) => {
-    const read = readUtf8(path.join(dir, entry.name));
-    if (typeof read === 'string') check(entry.name, read, null);
-    else check(entry.name, null, read.message);
+  await forEachSliced(files, (name) => {
+    const read = readUtf8(path.join(dir, name));
+    if (typeof read === 'string') check(name, read, null);
+    else check(name, null, read.message);
   });
   all.sort((a, b) => a.seq - b.seq || a.file.localeCompare(b.file));
   const byWhole = new Map(all.map((g) => [g.whole, g]));
@@ -365,28 +364,16 @@ async function readText(file: string): Promise<string | null> {
   return typeof read === 'string' ? read : null;
 }
 
+/** The trace files of a chain folder, sorted by name (code units; seq-padded names sort by seq). */
 async function listTraceFiles(dir: string): Promise<string[]> {
-  return (await listTraceEntries(dir)).map((e) => e.name);
-}
-
-/** A trace file name. */
-interface TraceEntry {
-  name: string;
-}
-
-/** The trace files of a chain folder, sorted by name (as listTraceFiles). */
-async function listTraceEntries(dir: string): Promise<TraceEntry[]> {
-  let dirents: Dirent[];
+  let names: string[];
   try {
-    dirents = await fsp.readdir(dir, { withFileTypes: true });
+    names = await fsp.readdir(dir);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw e;
   }
-  return dirents
-    .filter((d) => d.name.endsWith('.json') && !d.name.startsWith('.'))
-    .map((d) => ({ name: d.name }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
