@@ -18,9 +18,9 @@ import {
   type ElicitRequest,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_CONFIG, type Config } from '../../server/src/config.js';
-import { createLogger } from '../../server/src/log.js';
-import { createServer } from '../../server/src/server.js';
+import { DEFAULT_CONFIG, type Config } from '../../server/src/runtime/config.js';
+import { createLogger } from '../../server/src/runtime/log.js';
+import { createServer } from '../../server/src/mcp/server.js';
 
 export type ElicitParams = ElicitRequest['params'];
 /** A scripted answer: a result, a function of the request, or 'hang' (never answers). */

@@ -20,7 +20,7 @@ import { expect } from 'vitest';
 import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { connect, textOf, type ElicitScript, type Harness } from './harness.js';
 import { EXAMPLE } from './workspace.js';
-import type { Config } from '../../server/src/config.js';
+import type { Config } from '../../server/src/runtime/config.js';
 import { canonicalJson } from '../../server/src/core/canonical.js';
 
 export const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
@@ -358,9 +358,9 @@ export function sha256(b: Uint8Array | string): string {
 
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_CONFIG } from '../../server/src/config.js';
-import { createLogger } from '../../server/src/log.js';
-import { createServer } from '../../server/src/server.js';
+import { DEFAULT_CONFIG } from '../../server/src/runtime/config.js';
+import { createLogger } from '../../server/src/runtime/log.js';
+import { createServer } from '../../server/src/mcp/server.js';
 
 /**
  * A hand-written JSON-RPC client over InMemoryTransport that declares elicitation and answers

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decide, gateSchema, questionSchema } from '../../server/src/core/gates.js';
-import { sdkTimeout, NO_TIMEOUT_MS, configFromEnv } from '../../server/src/config.js';
+import { sdkTimeout, NO_TIMEOUT_MS, configFromEnv } from '../../server/src/runtime/config.js';
 
 const gate = { kind: 'gate' as const, requiredTrue: ['confirmed', 'understood_risks'] };
 

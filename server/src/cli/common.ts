@@ -6,6 +6,18 @@ import path from 'node:path';
 import { assertWorkspaceFolder } from '../io/workspace.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 
+/** What a command may touch: its arguments, folders, environment and streams (tests pass their own). */
+export interface CliIo {
+  argv: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  stdin?: NodeJS.ReadableStream;
+  /** Whether stdin/stdout are a terminal a person can answer on. */
+  isTTY?: boolean;
+}
+
 /**
  * Exit codes of every CLI command (documented in README / docs):
  *   0  done

@@ -14,7 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { verifyChain } from '../io/traces.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../runtime/version.js';
 
 export interface DemoIo {
   stdout: NodeJS.WritableStream;

@@ -4,25 +4,16 @@
  */
 import { Command, CommanderError } from 'commander';
 import { OnboardingError } from '../core/errors.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../runtime/version.js';
 import { serve } from './serve.js';
 import { runDemo } from './demo.js';
-import { CliExit, ExitCode, commandName, exitCodeFor, wantsJson, writeJson } from './common.js';
+import { CliExit, ExitCode, commandName, exitCodeFor, wantsJson, writeJson, type CliIo } from './common.js';
+
+export type { CliIo } from './common.js';
 import { registerRollbackCommand } from './rollback.js';
 import { registerSchemasCommand } from './schemas.js';
 import { registerStatusCommand } from './status.js';
 import { registerTracesCommand } from './traces.js';
-
-export interface CliIo {
-  argv: string[];
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  stdout: NodeJS.WritableStream;
-  stderr: NodeJS.WritableStream;
-  stdin?: NodeJS.ReadableStream;
-  /** Whether stdin/stdout are a terminal a person can answer on. */
-  isTTY?: boolean;
-}
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command();

@@ -13,8 +13,7 @@ import { PlanSchema } from '../schemas/plan.js';
 import { QuestionEntrySchema } from '../schemas/question.js';
 import { OnboardingStateSchema } from '../schemas/state.js';
 import { ElicitationTraceSchema, SamplingTraceSchema } from '../schemas/trace.js';
-import type { CliIo } from './program.js';
-import { CliExit, ExitCode, resolveWorkspace, writeJson } from './common.js';
+import { CliExit, ExitCode, resolveWorkspace, writeJson, type CliIo } from './common.js';
 
 interface SchemaDoc {
   file: string;

@@ -1,8 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { configFromEnv } from '../config.js';
-import { createLogger } from '../log.js';
-import { createServer } from '../server.js';
-import { VERSION } from '../version.js';
+import { configFromEnv } from '../runtime/config.js';
+import { createLogger } from '../runtime/log.js';
+import { createServer } from '../mcp/server.js';
+import { VERSION } from '../runtime/version.js';
 
 /** `copilot-onboarding serve`: MCP over stdio. Nothing but JSON-RPC is written to stdout. */
 export async function serve(opts: { workspace?: string | undefined; cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {

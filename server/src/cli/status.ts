@@ -1,9 +1,8 @@
 /** `copilot-onboarding status [--workspace DIR] [--json]`: the same record as onboarding_status, for a terminal. Reads only. */
 import type { Command } from 'commander';
-import { configFromEnv } from '../config.js';
-import { workspaceStatus, type WorkspaceStatus } from '../status.js';
-import type { CliIo } from './program.js';
-import { jsonOk, resolveWorkspace, writeJson } from './common.js';
+import { configFromEnv } from '../runtime/config.js';
+import { workspaceStatus, type WorkspaceStatus } from '../app/status.js';
+import { jsonOk, resolveWorkspace, writeJson, type CliIo } from './common.js';
 
 export function statusLines(st: WorkspaceStatus): string[] {
   return [

@@ -8,9 +8,8 @@ import { Option, type Command } from 'commander';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { TraceStore, recordHash, traceDir, traceDirName, verifyChain, type ChainKind, type VerifyReport } from '../io/traces.js';
 import type { ElicitationTrace, SamplingTrace } from '../schemas/trace.js';
-import { CHAINS, listChain, type TraceSummary } from '../trace-summary.js';
-import type { CliIo } from './program.js';
-import { CliExit, ExitCode, jsonOk, resolveWorkspace, table, writeJson } from './common.js';
+import { CHAINS, listChain, type TraceSummary } from '../app/trace-summary.js';
+import { CliExit, ExitCode, jsonOk, resolveWorkspace, table, writeJson, type CliIo } from './common.js';
 
 interface CommonOpts {
   workspace?: string;

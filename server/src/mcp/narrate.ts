@@ -7,10 +7,10 @@
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CreateMessageResultSchema, ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { sdkTimeout } from './config.js';
+import { sdkTimeout } from '../runtime/config.js';
 import { clientIdentity } from './elicit.js';
-import type { SamplingOutcome, SamplingTrace } from './schemas/trace.js';
-import type { TraceStore } from './io/traces.js';
+import type { SamplingOutcome, SamplingTrace } from '../schemas/trace.js';
+import type { TraceStore } from '../io/traces.js';
 import type { ToolExtra } from './progress.js';
 
 /** Facts sent to the model are bounded: never whole files. */

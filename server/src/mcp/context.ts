@@ -3,12 +3,12 @@
  * and the trace stores of that root. Built once per server; holds no other mutable state.
  */
 import path from 'node:path';
-import { assertWorkspaceFolder } from './io/workspace.js';
+import { assertWorkspaceFolder } from '../io/workspace.js';
 import { fileURLToPath } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Config } from './config.js';
-import type { Logger } from './log.js';
-import { TraceStore } from './io/traces.js';
+import type { Config } from '../runtime/config.js';
+import type { Logger } from '../runtime/log.js';
+import { TraceStore } from '../io/traces.js';
 
 export interface ContextOptions {
   /** `--workspace` or COPILOT_ONBOARDING_WORKSPACE, already merged by the caller. */

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { questionSchema } from '../core/gates.js';
-import { ErrorCode } from '../core/errors.js';
+import { questionSchema } from '../../core/gates.js';
+import { ErrorCode } from '../../core/errors.js';
 import { clientCanElicit, elicit } from '../elicit.js';
-import { saveQuestion } from '../io/questions.js';
+import { saveQuestion } from '../../io/questions.js';
 import type { ToolContext } from '../context.js';
 import { guarded, refusal, success } from './result.js';
 

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { APPROVE_SCHEMA, NOTE_MAX_CHARS, approveMessage } from '../core/approval.js';
-import { ErrorCode } from '../core/errors.js';
+import { APPROVE_SCHEMA, NOTE_MAX_CHARS, approveMessage } from '../../core/approval.js';
+import { ErrorCode } from '../../core/errors.js';
 import { elicit } from '../elicit.js';
-import { updateState } from '../io/state.js';
-import { assertFresh, recover, resolvePlan } from '../workflow.js';
+import { updateState } from '../../io/state.js';
+import { assertFresh, recover, resolvePlan } from '../../app/workflow.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { gateRefusal, guarded, refusal, success, withRecovery } from './result.js';

@@ -2,22 +2,22 @@
  * Steps shared by the MCP tools and the CLI: load -> pure core -> store. No SDK imports.
  */
 import { promises as fsp } from 'node:fs';
-import { analyze } from './core/analyze.js';
-import { buildPlan } from './core/plan.js';
-import type { Analysis, Snapshot } from './core/types.js';
-import { ErrorCode, OnboardingError } from './core/errors.js';
-import { sha256Hex } from './core/canonical.js';
-import { findApproval, type ApprovalCheck } from './core/approval.js';
-import type { Override, Plan } from './schemas/plan.js';
-import type { OnboardingState } from './schemas/state.js';
-import { readSnapshot } from './io/snapshot.js';
-import { assertRealInside, resolveInside } from './io/workspace.js';
-import { loadPlan, savePlan } from './io/plans.js';
-import { loadState, updateState } from './io/state.js';
-import { TraceStore, verifyChain } from './io/traces.js';
-import { recoverInterrupted } from './io/migration.js';
-import { backupRelPaths, readManifest } from './io/backup.js';
-import type { ElicitationTrace } from './schemas/trace.js';
+import { analyze } from '../core/analyze.js';
+import { buildPlan } from '../core/plan.js';
+import type { Analysis, Snapshot } from '../core/types.js';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
+import { sha256Hex } from '../core/canonical.js';
+import { findApproval, type ApprovalCheck } from '../core/approval.js';
+import type { Override, Plan } from '../schemas/plan.js';
+import type { OnboardingState } from '../schemas/state.js';
+import { readSnapshot } from '../io/snapshot.js';
+import { assertRealInside, resolveInside } from '../io/workspace.js';
+import { loadPlan, savePlan } from '../io/plans.js';
+import { loadState, updateState } from '../io/state.js';
+import { TraceStore, verifyChain } from '../io/traces.js';
+import { recoverInterrupted } from '../io/migration.js';
+import { backupRelPaths, readManifest } from '../io/backup.js';
+import type { ElicitationTrace } from '../schemas/trace.js';
 
 export interface Recovery {
   status: string;

@@ -1,11 +1,11 @@
 /** The workspace status shown by onboarding_status and `copilot-onboarding status`. Reads only. */
-import { ErrorCode, OnboardingError } from './core/errors.js';
-import { loadPlan } from './io/plans.js';
-import { loadState } from './io/state.js';
-import { readManifest, verifyBackup } from './io/backup.js';
-import { pendingRecovery } from './io/migration.js';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
+import { loadPlan } from '../io/plans.js';
+import { loadState } from '../io/state.js';
+import { readManifest, verifyBackup } from '../io/backup.js';
+import { pendingRecovery } from '../io/migration.js';
 import { checkApproval } from './workflow.js';
-import type { OnboardingState } from './schemas/state.js';
+import type { OnboardingState } from '../schemas/state.js';
 
 export interface WorkspaceStatus {
   workspace: string;

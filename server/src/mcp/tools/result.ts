@@ -1,6 +1,6 @@
 /** The only place CallToolResults are built. */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, OnboardingError } from '../core/errors.js';
+import { ErrorCode, OnboardingError } from '../../core/errors.js';
 
 export function success<T extends Record<string, unknown>>(text: string, structured: T, extraText: string[] = []): CallToolResult {
   return {

@@ -5,14 +5,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { RootsListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ToolContext, type ContextOptions } from './context.js';
-import { registerQuestionAskTool, shouldListQuestionAsk } from './tools/question-ask.js';
-import { registerQuestionSummaryTool } from './tools/question-summary.js';
-import { registerStatusTool } from './tools/status.js';
-import { registerAnalyzeTool } from './tools/analyze.js';
-import { registerProposeTool } from './tools/propose.js';
-import { registerApproveTool } from './tools/approve.js';
-import { registerMigrateTool } from './tools/migrate.js';
-import { registerRollbackTool } from './tools/rollback.js';
+import { registerConditionalTools, registerTools } from './tools/index.js';
 import { registerResources } from './resources.js';
 import { registerPrompts } from './prompts.js';
 
@@ -38,22 +31,13 @@ export function createServer(opts: ContextOptions): CreatedServer {
   const ctx = new ToolContext(mcp, opts);
   opts.log.attach(mcp);
 
-  registerStatusTool(mcp, ctx);
-  registerAnalyzeTool(mcp, ctx);
-  registerProposeTool(mcp, ctx);
-  registerApproveTool(mcp, ctx);
-  registerMigrateTool(mcp, ctx);
-  registerRollbackTool(mcp, ctx);
-  const questionAsk = registerQuestionAskTool(mcp, ctx);
-  registerQuestionSummaryTool(mcp, ctx);
+  registerTools(mcp, ctx);
+  const conditional = registerConditionalTools(mcp, ctx);
   registerResources(mcp, ctx);
   registerPrompts(mcp, ctx);
 
-  // question_ask is listed only for clients that can elicit: disabled before connect (no
-  // notification), enabled once the client said `initialized` (sends tools/list_changed).
-  questionAsk.disable();
   mcp.server.oninitialized = () => {
-    if (shouldListQuestionAsk(mcp)) questionAsk.enable();
+    conditional.enableFor();
     // Use up request id 0: SDK 1.32 clients ignore a cancel for id 0 (MCP-NOTES §2.12).
     void mcp.server.ping().catch(() => undefined);
   };

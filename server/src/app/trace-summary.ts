@@ -2,8 +2,8 @@
  * One-line summaries of both trace chains, shared by `copilot-onboarding traces list` and
  * the `copilot-onboarding://traces` resource. Reads only `.copilot-state/*-traces/`.
  */
-import { TraceStore, type ChainKind } from './io/traces.js';
-import type { ElicitationTrace, SamplingTrace } from './schemas/trace.js';
+import { TraceStore, type ChainKind } from '../io/traces.js';
+import type { ElicitationTrace, SamplingTrace } from '../schemas/trace.js';
 
 export const CHAINS: readonly ChainKind[] = ['elicitation', 'sampling'];
 

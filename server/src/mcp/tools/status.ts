@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { clientCanElicit, clientIdentity } from '../elicit.js';
-import { workspaceStatus } from '../status.js';
+import { workspaceStatus } from '../../app/status.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { summarizeQuestions } from '../io/questions.js';
+import { summarizeQuestions } from '../../io/questions.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 

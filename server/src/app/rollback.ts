@@ -5,13 +5,13 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { rollbackMessage } from './core/approval.js';
-import { ErrorCode, OnboardingError } from './core/errors.js';
-import type { Manifest } from './schemas/manifest.js';
-import { editedSinceMigration, rollback } from './io/migration.js';
-import { readManifest, verifyBackup } from './io/backup.js';
-import { loadState, updateState } from './io/state.js';
-import { stateDir } from './io/workspace.js';
+import { rollbackMessage } from '../core/approval.js';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
+import type { Manifest } from '../schemas/manifest.js';
+import { editedSinceMigration, rollback } from '../io/migration.js';
+import { readManifest, verifyBackup } from '../io/backup.js';
+import { loadState, updateState } from '../io/state.js';
+import { stateDir } from '../io/workspace.js';
 
 export interface PreparedRollback {
   migrationId: string;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { OverrideSchema, type Plan } from '../schemas/plan.js';
+import { OverrideSchema, type Plan } from '../../schemas/plan.js';
 import { narrate } from '../narrate.js';
-import { propose, recover } from '../workflow.js';
+import { propose, recover } from '../../app/workflow.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { narrationShape, problemShape, recoveryShape } from './schemas.js';

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { MIGRATE_SCHEMA, migrateMessage } from '../core/approval.js';
-import { ErrorCode } from '../core/errors.js';
+import { MIGRATE_SCHEMA, migrateMessage } from '../../core/approval.js';
+import { ErrorCode } from '../../core/errors.js';
 import { elicit } from '../elicit.js';
-import { migrate } from '../io/migration.js';
-import { updateState } from '../io/state.js';
+import { migrate } from '../../io/migration.js';
+import { updateState } from '../../io/state.js';
 import { Progress } from '../progress.js';
-import { assertFresh, checkApproval, newMigrationId, recover, resolvePlan } from '../workflow.js';
+import { assertFresh, checkApproval, newMigrationId, recover, resolvePlan } from '../../app/workflow.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { gateRefusal, guarded, refusal, success, withRecovery } from './result.js';

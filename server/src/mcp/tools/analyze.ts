@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Analysis, RefusedSource, Snapshot } from '../core/types.js';
+import type { Analysis, RefusedSource, Snapshot } from '../../core/types.js';
 import { narrate } from '../narrate.js';
-import { updateState } from '../io/state.js';
-import { recover, snapshotAndAnalyze } from '../workflow.js';
+import { updateState } from '../../io/state.js';
+import { recover, snapshotAndAnalyze } from '../../app/workflow.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { narrationShape, problemShape, recoveryShape } from './schemas.js';

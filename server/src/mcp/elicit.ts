@@ -8,11 +8,11 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode as McpErrorCode, McpError, type ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { sdkTimeout } from './config.js';
-import { decide, type RequestedSchema, type ResponseMode } from './core/gates.js';
-import { ErrorCode, OnboardingError } from './core/errors.js';
-import type { ElicitationAction, ElicitationOutcome, ElicitationTrace } from './schemas/trace.js';
-import { TraceStore } from './io/traces.js';
+import { sdkTimeout } from '../runtime/config.js';
+import { decide, type RequestedSchema, type ResponseMode } from '../core/gates.js';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
+import type { ElicitationAction, ElicitationOutcome, ElicitationTrace } from '../schemas/trace.js';
+import { TraceStore } from '../io/traces.js';
 import { Progress, type ToolExtra } from './progress.js';
 
 /** Raw result, validated by us (not by the SDK) so the trace records exactly what the client sent. */

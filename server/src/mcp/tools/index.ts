@@ -1,0 +1,37 @@
+/**
+ * Every tool of the server, registered in one place. `question_ask` is conditional: it is listed
+ * only for clients that can elicit, so its handle comes back to the server factory, which enables
+ * it once the client has said `initialized`.
+ */
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ToolContext } from '../context.js';
+import { registerAnalyzeTool } from './analyze.js';
+import { registerApproveTool } from './approve.js';
+import { registerMigrateTool } from './migrate.js';
+import { registerProposeTool } from './propose.js';
+import { registerQuestionAskTool, shouldListQuestionAsk } from './question-ask.js';
+import { registerQuestionSummaryTool } from './question-summary.js';
+import { registerRollbackTool } from './rollback.js';
+import { registerStatusTool } from './status.js';
+
+export function registerTools(mcp: McpServer, ctx: ToolContext): void {
+  registerStatusTool(mcp, ctx);
+  registerAnalyzeTool(mcp, ctx);
+  registerProposeTool(mcp, ctx);
+  registerApproveTool(mcp, ctx);
+  registerMigrateTool(mcp, ctx);
+  registerRollbackTool(mcp, ctx);
+  registerQuestionSummaryTool(mcp, ctx);
+}
+
+/** Tools listed only for some clients; call `enableFor` once the client has initialized. */
+export function registerConditionalTools(mcp: McpServer, ctx: ToolContext): { enableFor: () => void } {
+  const questionAsk: RegisteredTool = registerQuestionAskTool(mcp, ctx);
+  // Disabled before connect (no notification); enabling after `initialized` sends list_changed.
+  questionAsk.disable();
+  return {
+    enableFor: () => {
+      if (shouldListQuestionAsk(mcp)) questionAsk.enable();
+    },
+  };
+}
