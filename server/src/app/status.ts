@@ -4,7 +4,7 @@ import { loadPlan } from '../io/plans.js';
 import { loadState } from '../io/state.js';
 import { readManifest, verifyBackup } from '../io/backup.js';
 import { pendingRecovery } from '../io/migration.js';
-import { checkApproval } from './workflow.js';
+import { checkApproval } from './plan-checks.js';
 import type { OnboardingState } from '../schemas/state.js';
 
 export interface WorkspaceStatus {

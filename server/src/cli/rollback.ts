@@ -14,7 +14,7 @@ import { TraceStore } from '../io/traces.js';
 import { commitRollback, prepareRollback, type PreparedRollback } from '../app/rollback.js';
 import type { ElicitationOutcome, ElicitationTrace } from '../schemas/trace.js';
 import { VERSION } from '../runtime/version.js';
-import { recover } from '../app/workflow.js';
+import { recover } from '../app/recover.js';
 import { CliExit, ExitCode, jsonOk, resolveWorkspace, writeJson, type CliIo } from './common.js';
 
 export const CLI_CLIENT = { name: 'copilot-onboarding-cli', version: VERSION } as const;

@@ -4,7 +4,8 @@ import { APPROVE_SCHEMA, NOTE_MAX_CHARS, approveMessage } from '../../core/appro
 import { ErrorCode } from '../../core/errors.js';
 import { elicit } from '../elicit.js';
 import { updateState } from '../../io/state.js';
-import { assertFresh, recover, resolvePlan } from '../../app/workflow.js';
+import { assertFresh, resolvePlan } from '../../app/plan-checks.js';
+import { recover } from '../../app/recover.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { gateRefusal, guarded, refusal, success, withRecovery } from './result.js';

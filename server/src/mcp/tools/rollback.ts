@@ -4,7 +4,7 @@ import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../../core/approval.js';
 import { elicit } from '../elicit.js';
 import { Progress } from '../progress.js';
 import { commitRollback, prepareRollback } from '../../app/rollback.js';
-import { recover } from '../../app/workflow.js';
+import { recover } from '../../app/recover.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { gateRefusal, guarded, success, withRecovery } from './result.js';

@@ -1,0 +1,76 @@
+/**
+ * The read side shared by MCP and CLI: snapshot -> analyze -> buildPlan -> store. No SDK imports.
+ */
+import { promises as fsp } from 'node:fs';
+import { analyze } from '../core/analyze.js';
+import { buildPlan } from '../core/plan.js';
+import type { Analysis, Snapshot } from '../core/types.js';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
+import type { Override, Plan } from '../schemas/plan.js';
+import { readSnapshot } from '../io/snapshot.js';
+import { assertRealInside, resolveInside } from '../io/workspace.js';
+import { savePlan } from '../io/plans.js';
+import { updateState } from '../io/state.js';
+
+export async function snapshotAndAnalyze(root: string): Promise<{ snapshot: Snapshot; analysis: Analysis }> {
+  const snapshot = await readSnapshot(root);
+  const analysis = analyze(snapshot);
+  return { snapshot, analysis };
+}
+
+export async function propose(root: string, overrides: Override[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis }> {
+  const { snapshot, analysis } = await snapshotAndAnalyze(root);
+  if (!snapshot.sources.some((s) => s.kind === 'copilot-repo') && !snapshot.sources.some((s) => s.kind === 'copilot-path')) {
+    const refused = snapshot.refused.find((r) => r.kind === 'copilot-repo');
+    if (refused) {
+      throw new OnboardingError(ErrorCode.SOURCE_REFUSED, `${refused.path} cannot be read safely: ${refused.reason}.`, { next: 'Fix the file (see the reason) and run onboarding_propose again.' });
+    }
+    throw new OnboardingError(ErrorCode.NO_SOURCES, 'No .github/copilot-instructions.md or .github/instructions/*.instructions.md was found in the workspace.', {
+      next: 'Check the workspace folder (--workspace, COPILOT_ONBOARDING_WORKSPACE or the client root).',
+    });
+  }
+  const plan = buildPlan({ snapshot, analysis, overrides: overrides ?? [] });
+  await assertApplicable(root, plan);
+  const planFile = await savePlan(root, plan);
+  await updateState(
+    root,
+    (s) => {
+      s.status = 'proposed';
+      s.pattern = plan.pattern;
+      s.currentPlan = { planId: plan.planId, sha256: plan.sha256, createdAt: now };
+      if (s.approval && s.approval.planSha256 !== plan.sha256) s.approval = null;
+    },
+    now,
+  );
+  return { plan, planFile, analysis };
+}
+
+/**
+ * Refuse, at propose time, a plan that migrate could never apply: a file it modifies or
+ * deletes that is a symlink (the migration would replace the link), or an output whose real
+ * location is outside the workspace (e.g. `.github/instructions` linked elsewhere).
+ */
+async function assertApplicable(root: string, plan: Plan): Promise<void> {
+  for (const op of plan.operations) {
+    const abs = resolveInside(root, op.path);
+    if (op.op !== 'create') {
+      const st = await fsp.lstat(abs);
+      if (st.isSymbolicLink()) {
+        const target = await fsp.readlink(abs);
+        throw new OnboardingError(ErrorCode.SOURCE_REFUSED, `${op.path} is a symlink (a symbolic link to ${target}); migrating would replace the link with a file.`, {
+          next: `Replace the link with the file it points to (or point the workspace at the real file's repository), then run onboarding_propose again.`,
+        });
+      }
+    }
+    try {
+      await assertRealInside(root, abs);
+    } catch (e) {
+      if (e instanceof OnboardingError) {
+        throw new OnboardingError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `The plan would write ${op.path}, whose folder leads outside the workspace through a symbolic link.`, {
+          next: 'Remove or fix the link (e.g. .github/instructions), then run onboarding_propose again.',
+        });
+      }
+      throw e;
+    }
+  }
+}
