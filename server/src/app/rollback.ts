@@ -11,7 +11,7 @@ import type { Manifest } from '../schemas/manifest.js';
 import { editedSinceMigration, rollback } from '../io/migration.js';
 import { readManifest, verifyBackup } from '../io/backup.js';
 import { loadState, updateState } from '../io/state.js';
-import { stateDir } from '../io/workspace.js';
+import { backupsDir, rel } from '../io/layout.js';
 
 export interface PreparedRollback {
   migrationId: string;
@@ -39,7 +39,7 @@ export async function resolveMigrationId(root: string, migrationId: string | und
   } catch (e) {
     if (!(e instanceof OnboardingError) || e.code !== ErrorCode.STATE_CORRUPT) throw e;
     // onboarding.json is unreadable: fall back to the newest manifest on disk.
-    const dir = path.join(stateDir(root), 'backups');
+    const dir = backupsDir(root);
     const manifests = (await fsp.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.manifest.json')).sort();
     const newest = manifests[manifests.length - 1];
     if (!newest) throw e;
@@ -59,7 +59,7 @@ export async function prepareRollback(root: string, migrationId: string | undefi
   const edited = await editedSinceMigration(root, manifest);
   const restore = manifest.files.map((f) => f.path);
   const remove = manifest.creates;
-  const archive = `.copilot-state/backups/${manifest.archive}`;
+  const archive = rel('backups', manifest.archive);
   return { migrationId: id, manifest, edited, restore, remove, archive, message: rollbackMessage({ migrationId: id, restore, remove, edited, archive }) };
 }
 

@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { verifyChain } from '../io/traces.js';
+import { rel, STATE_DIR, stateDir, traceDir, traceDirName } from '../io/layout.js';
 import { VERSION } from '../runtime/version.js';
 
 export interface DemoIo {
@@ -40,7 +41,7 @@ async function treeDigest(root: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   async function walk(dir: string): Promise<void> {
     for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
-      if (e.name === '.copilot-state') continue;
+      if (e.name === STATE_DIR) continue;
       const abs = path.join(dir, e.name);
       if (e.isDirectory()) await walk(abs);
       else out.set(path.relative(root, abs).split(path.sep).join('/'), createHash('sha256').update(await fsp.readFile(abs)).digest('hex'));
@@ -140,9 +141,9 @@ export async function runDemo(io: DemoIo, opts: DemoOptions): Promise<number> {
       say('    …');
     }
     const chain = await verifyChain(ws, 'elicitation');
-    const traces = (await fsp.readdir(path.join(ws, '.copilot-state', 'elicitation-traces'))).filter((f) => f.endsWith('.json') && !f.startsWith('.'));
+    const traces = (await fsp.readdir(traceDir(ws, 'elicitation'))).filter((f) => f.endsWith('.json') && !f.startsWith('.'));
     say(`Elicitation traces (${traces.length}), chain ${chain.ok ? 'verifies' : 'BROKEN'}:`);
-    for (const t of traces.sort()) say(`    .copilot-state/elicitation-traces/${t}`);
+    for (const t of traces.sort()) say(`    ${rel(traceDirName('elicitation'), t)}`);
 
     step(6, 'Roll back (restore byte for byte)');
     const rb = await call('onboarding_rollback');
@@ -162,7 +163,7 @@ export async function runDemo(io: DemoIo, opts: DemoOptions): Promise<number> {
     await client.close().catch(() => undefined);
     if (opts.saveState) {
       await fse.remove(opts.saveState);
-      await fse.copy(path.join(ws, '.copilot-state'), opts.saveState);
+      await fse.copy(stateDir(ws), opts.saveState);
       say(`State folder copied to ${opts.saveState}.`);
     }
     if (opts.keep) say(`\nThe workspace is kept at ${ws}.`);

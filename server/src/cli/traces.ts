@@ -6,7 +6,8 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { TraceStore, recordHash, traceDir, traceDirName, verifyChain, type ChainKind, type VerifyReport } from '../io/traces.js';
+import { TraceStore, recordHash, verifyChain, type VerifyReport } from '../io/traces.js';
+import { rel, traceDir, traceDirName, type ChainKind } from '../io/layout.js';
 import type { ElicitationTrace, SamplingTrace } from '../schemas/trace.js';
 import { CHAINS, listChain, type TraceSummary } from '../app/trace-summary.js';
 import { CliExit, ExitCode, jsonOk, resolveWorkspace, table, writeJson, type CliIo } from './common.js';
@@ -77,7 +78,7 @@ export function registerTracesCommand(program: Command, io: CliIo): void {
         writeJson(io.stdout, {
           ok,
           command: 'traces verify',
-          data: { workspace: root, chains: reports.map((r) => ({ ...r, dir: `.copilot-state/${traceDirName(r.chain)}` })) },
+          data: { workspace: root, chains: reports.map((r) => ({ ...r, dir: rel(traceDirName(r.chain)) })) },
           ...(ok ? {} : { exitCode: ExitCode.VERIFY_FAILED }),
         });
       } else {
@@ -147,10 +148,10 @@ async function findTrace(root: string, ref: string, chain: ChainKind | undefined
           next: 'Run `copilot-onboarding traces verify` for the whole chain.',
         });
       }
-      hits.push({ chain: c, file: got.file, rel: `.copilot-state/${traceDirName(c)}/${got.file}`, record: got.record });
+      hits.push({ chain: c, file: got.file, rel: rel(traceDirName(c), got.file), record: got.record });
     } else {
       const got = await new TraceStore(root, c).get(Number(ref));
-      if (got) hits.push({ chain: c, file: got.file, rel: `.copilot-state/${traceDirName(c)}/${got.file}`, record: got.record });
+      if (got) hits.push({ chain: c, file: got.file, rel: rel(traceDirName(c), got.file), record: got.record });
     }
   }
   const [hit, second] = hits;

@@ -28,28 +28,13 @@ import {
 } from '../schemas/manifest.js';
 import type { Plan } from '../schemas/plan.js';
 import { sidecarPath } from './journal.js';
-import { assertRealInside, atomicWriteFile, forEachLimit, fsyncDir, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside, stateDir, STATE_DIR } from './workspace.js';
+import { assertRealInside, atomicWriteFile, forEachLimit, fsyncDir, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
+import { backupRelPaths, backupsDir, manifestFile, rel } from './layout.js';
 
 const gunzip = promisify(zlib.gunzip);
 const gzip = promisify(zlib.gzip);
 
-export const BACKUPS_DIR = 'backups';
-
-export function backupsDir(root: string): string {
-  return path.join(stateDir(root), BACKUPS_DIR);
-}
-
-/** Workspace-relative POSIX paths of a migration's archive and manifest. */
-export function backupRelPaths(migrationId: string): { archive: string; manifest: string } {
-  return {
-    archive: `${STATE_DIR}/${BACKUPS_DIR}/${migrationId}.tar.gz`,
-    manifest: `${STATE_DIR}/${BACKUPS_DIR}/${migrationId}.manifest.json`,
-  };
-}
-
-function manifestFile(root: string, migrationId: string): string {
-  return path.join(backupsDir(root), `${migrationId}.manifest.json`);
-}
+export { backupRelPaths, backupsDir };
 
 /** SHA-256 of the canonical JSON of the manifest without its `sha256` member. */
 export function manifestHash(body: ManifestBody | Manifest): string {
@@ -318,7 +303,7 @@ export async function loadBackup(
     bytes = await fsp.readFile(path.join(backupsDir(root), parsed.data.archive));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { ok: false, reason: `the archive ${STATE_DIR}/${BACKUPS_DIR}/${parsed.data.archive} is missing`, code: ErrorCode.BACKUP_MISSING };
+      return { ok: false, reason: `the archive ${rel('backups', parsed.data.archive)} is missing`, code: ErrorCode.BACKUP_MISSING };
     }
     return { ok: false, reason: `the archive cannot be read (${(e as Error).message})`, code: ErrorCode.BACKUP_CORRUPT };
   }

@@ -13,12 +13,13 @@ import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { JOURNAL_FORMAT, JournalSchema, type Journal } from '../schemas/journal.js';
-import { atomicWriteFile, fsyncDir, resolveInside, stateDir } from './workspace.js';
+import { atomicWriteFile, fsyncDir, resolveInside } from './workspace.js';
+import { journalFile, stateDir } from './layout.js';
 
 export { JOURNAL_FORMAT };
 
 export function journalPath(root: string): string {
-  return path.join(stateDir(root), 'journal.json');
+  return journalFile(root);
 }
 
 /** The journal, or null when no migration or rollback is under way. */

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { stateDir } from './workspace.js';
+import { lockFile } from './layout.js';
 
 export interface LockInfo {
   pid: number;
@@ -33,7 +33,7 @@ export interface LockHandle {
 }
 
 export function lockPath(root: string): string {
-  return path.join(stateDir(root), 'lock');
+  return lockFile(root);
 }
 
 /** A lock whose content cannot be parsed and is older than this is garbage from a crash. */

@@ -4,13 +4,14 @@ import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { PlanSchema, type Plan } from '../schemas/plan.js';
-import { atomicWriteFile, stateDir } from './workspace.js';
+import { atomicWriteFile } from './workspace.js';
+import { planFile } from './layout.js';
 
 export function planPath(root: string, planId: string): string {
   if (!/^[0-9a-f]{16}$/.test(planId)) {
     throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${planId}" is not a plan id (16 hex characters).`, { next: 'Use the planId returned by onboarding_propose.' });
   }
-  return path.join(stateDir(root), 'plans', `${planId}.json`);
+  return planFile(root, planId);
 }
 
 export async function savePlan(root: string, plan: Plan): Promise<string> {

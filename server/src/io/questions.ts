@@ -8,10 +8,10 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Document, parse } from 'yaml';
 import { QuestionEntrySchema, type QuestionEntry } from '../schemas/question.js';
-import { atomicWriteFile, readRegularFileSync, stateDir } from './workspace.js';
+import { atomicWriteFile, readRegularFileSync } from './workspace.js';
+import { questionsDir, rel } from './layout.js';
 import { forEachSliced } from './traces.js';
 
-export const QUESTIONS_DIR = 'questions';
 const NAME_RE = /^\d{8}_\d{6}_[0-9a-z]+_question\.yaml$/;
 /** YAML parsing limits: alias bombs in a hand-edited file are refused, not expanded. */
 const YAML_LIMITS = { maxAliasCount: 50 } as const;
@@ -20,9 +20,7 @@ const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
 let counter = 0;
 
-export function questionsDir(root: string): string {
-  return path.join(stateDir(root), QUESTIONS_DIR);
-}
+export { questionsDir };
 
 /** Save one answered question; returns the workspace-relative path. */
 export async function saveQuestion(root: string, entry: QuestionEntry): Promise<string> {
@@ -81,8 +79,8 @@ export async function summarizeQuestions(root: string, opts: { limit?: number; n
     names = [];
   }
   const skipped: Array<{ file: string; reason: string }> = [];
-  const rel = (n: string) => `${path.basename(stateDir(root))}/${QUESTIONS_DIR}/${n}`;
-  for (const n of names) if (!NAME_RE.test(n)) skipped.push({ file: rel(n), reason: 'unexpected file name' });
+  const relName = (n: string) => rel('questions', n);
+  for (const n of names) if (!NAME_RE.test(n)) skipped.push({ file: relName(n), reason: 'unexpected file name' });
   const valid = names.filter((n) => NAME_RE.test(n));
   const total = valid.length;
   // With a limit, read from the newest backwards until N good entries are found.
@@ -99,7 +97,7 @@ export async function summarizeQuestions(root: string, opts: { limit?: number; n
     for (let j = read.length - 1; j >= 0 && picked.length < want; j--) {
       const r = read[j]!;
       if (r.entry) picked.push({ name: r.name, entry: r.entry });
-      else skipped.push({ file: rel(r.name), reason: r.reason });
+      else skipped.push({ file: relName(r.name), reason: r.reason });
     }
   }
   picked.reverse();

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import type { RefusedSource, Snapshot, SourceFile, SourceKind } from '../core/types.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH } from '../core/copilot-format.js';
-import { STATE_DIR } from './workspace.js';
+import { STATE_DIR } from './layout.js';
 
 export const DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_FILES = 200_000;

@@ -6,12 +6,12 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { OnboardingStateSchema, emptyState, STATE_VERSION, type OnboardingState } from '../schemas/state.js';
-import { atomicWriteFile, stateDir } from './workspace.js';
+import { atomicWriteFile } from './workspace.js';
+import { rel, stateFile } from './layout.js';
 
-export const STATE_FILE = 'onboarding.json';
 
 export function statePath(root: string): string {
-  return path.join(stateDir(root), STATE_FILE);
+  return stateFile(root);
 }
 
 /** Load the state; a missing file is a new workspace. Corruption throws STATE_CORRUPT. */
@@ -42,7 +42,7 @@ export async function loadState(root: string, now = new Date().toISOString()): P
 }
 
 function corrupt(why: string): OnboardingError {
-  return new OnboardingError(ErrorCode.STATE_CORRUPT, `.copilot-state/onboarding.json is corrupted: ${why}.`, {
+  return new OnboardingError(ErrorCode.STATE_CORRUPT, `${rel('onboarding.json')} is corrupted: ${why}.`, {
     next:
       'Your instruction files were not touched. Restore onboarding.json from version control or a copy, or move it aside ' +
       '(e.g. rename it to onboarding.json.bad) and run onboarding_analyze to start a fresh record; plans, backups and traces stay in .copilot-state/.',

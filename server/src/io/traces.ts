@@ -14,15 +14,11 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, canonicalJsonWithout, sha256Hex } from '../core/canonical.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
-import { atomicWriteFile, readRegularFileSync, stateDir } from './workspace.js';
+import { atomicWriteFile, readRegularFileSync } from './workspace.js';
+import { traceDir, traceDirName, type ChainKind } from './layout.js';
 import { withFileLock } from './file-lock.js';
 
-export type ChainKind = 'elicitation' | 'sampling';
 
-const DIRS: Record<ChainKind, string> = {
-  elicitation: 'elicitation-traces',
-  sampling: 'sampling-traces',
-};
 
 interface Head {
   seq: number;
@@ -34,13 +30,7 @@ interface Head {
 export type TraceRecord<K extends ChainKind> = K extends 'elicitation' ? ElicitationTrace : SamplingTrace;
 type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256'>;
 
-export function traceDir(root: string, kind: ChainKind): string {
-  return path.join(stateDir(root), DIRS[kind]);
-}
-
-export function traceDirName(kind: ChainKind): string {
-  return DIRS[kind];
-}
+export { traceDir, traceDirName, type ChainKind };
 
 /** `2026-11-22T10:30:45.123Z` -> `2026-11-22T10-30-45-123Z` */
 export function fileTime(iso: string): string {
@@ -231,7 +221,7 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
   try {
     files = await listTraceFiles(dir);
   } catch (e) {
-    const problem: ChainProblem = { kind: 'unparseable', file: null, seq: null, message: `${DIRS[kind]}/ cannot be read as a folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+    const problem: ChainProblem = { kind: 'unparseable', file: null, seq: null, message: `${traceDirName(kind)}/ cannot be read as a folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
     return { chain: kind, dir, ok: false, count: 0, lastSeq: 0, problems: [problem] };
   }
   const problems: ChainProblem[] = [];

@@ -3,13 +3,6 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 
-export const STATE_DIR = '.copilot-state';
-
-/** Absolute path of the state folder of a workspace. */
-export function stateDir(root: string): string {
-  return path.join(root, STATE_DIR);
-}
-
 /**
  * Resolve a workspace-relative POSIX path to an absolute path, refusing anything that
  * escapes the workspace (`..`, absolute paths, NUL bytes). Symlinks are checked by callers

@@ -13,6 +13,7 @@ import { decide, type RequestedSchema, type ResponseMode } from '../core/gates.j
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { ElicitationAction, ElicitationOutcome, ElicitationTrace } from '../schemas/trace.js';
 import { TraceStore } from '../io/traces.js';
+import { rel, traceDirName } from '../io/layout.js';
 import { Progress, type ToolExtra } from './progress.js';
 
 /** Raw result, validated by us (not by the SDK) so the trace records exactly what the client sent. */
@@ -156,7 +157,7 @@ export async function appendOrFailClosed(
 ): Promise<{ file: string; path: string; seq: number; sha256: string }> {
   try {
     const { record, file } = await store.append(unsealed, unsealed.action);
-    return { file, path: `.copilot-state/elicitation-traces/${file}`, seq: record.seq, sha256: record.sha256 };
+    return { file, path: rel(traceDirName('elicitation'), file), seq: record.seq, sha256: record.sha256 };
   } catch (e) {
     throw new OnboardingError(
       ErrorCode.TRACE_WRITE_FAILED,

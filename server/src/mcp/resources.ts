@@ -18,7 +18,7 @@ import { OnboardingError } from '../core/errors.js';
 import { loadPlan } from '../io/plans.js';
 import { loadState } from '../io/state.js';
 import { traceDir, traceDirName, type ChainKind } from '../io/traces.js';
-import { stateDir } from '../io/workspace.js';
+import { stateDir } from '../io/layout.js';
 import { workspaceStatus } from '../app/status.js';
 import { CHAINS, listAllTraces, listChain } from '../app/trace-summary.js';
 

@@ -7,6 +7,7 @@ import { snapshotAndAnalyze } from '../../app/propose.js';
 import { recover } from '../../app/recover.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
+import { rel, traceDirName } from '../../io/layout.js';
 import { narrationShape, problemShape, recoveryShape } from './schemas.js';
 
 export const analyzeInput = {
@@ -104,7 +105,7 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
           { intent: 'analyze', facts: { ...facts, workspace: undefined, sections: facts.sections.slice(0, 40) }, fallback, timeoutMs: ctx.config.samplingTimeoutMs, enabled: wantNarration !== false },
           ctx.samplingTraces(root),
         );
-        const narration = { source: n.source, text: n.text, trace: n.trace ? `.copilot-state/sampling-traces/${n.trace}` : null };
+        const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
         const texts = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : fallback].join('');
         return success(texts, { ...facts, narration, recovery });
       }),

@@ -6,6 +6,7 @@ import { propose } from '../../app/propose.js';
 import { recover } from '../../app/recover.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
+import { rel, traceDirName } from '../../io/layout.js';
 import { narrationShape, problemShape, recoveryShape } from './schemas.js';
 
 export const proposeInput = {
@@ -120,7 +121,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
           },
           ctx.samplingTraces(root),
         );
-        const narration = { source: n.source, text: n.text, trace: n.trace ? `.copilot-state/sampling-traces/${n.trace}` : null };
+        const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
         const text = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : fallback].join('');
         return success(text, { ...facts, narration, recovery });
       }),

@@ -1,0 +1,71 @@
+/**
+ * Every path under `.copilot-state/`: the one place that knows the state folder's layout
+ * (CONTRACT §7). Functions taking `root` return absolute paths; `rel` gives the
+ * workspace-relative POSIX form used in messages, manifests and onboarding.json.
+ */
+import path from 'node:path';
+
+export const STATE_DIR = '.copilot-state';
+
+export type ChainKind = 'elicitation' | 'sampling';
+
+const TRACE_DIRS: Record<ChainKind, string> = { elicitation: 'elicitation-traces', sampling: 'sampling-traces' };
+
+/** Workspace-relative POSIX path of something inside the state folder. */
+export function rel(...parts: string[]): string {
+  return [STATE_DIR, ...parts].join('/');
+}
+
+export function stateDir(root: string): string {
+  return path.join(root, STATE_DIR);
+}
+
+export function stateFile(root: string): string {
+  return path.join(stateDir(root), 'onboarding.json');
+}
+
+export function journalFile(root: string): string {
+  return path.join(stateDir(root), 'journal.json');
+}
+
+export function lockFile(root: string): string {
+  return path.join(stateDir(root), 'lock');
+}
+
+export function plansDir(root: string): string {
+  return path.join(stateDir(root), 'plans');
+}
+
+export function planFile(root: string, planId: string): string {
+  return path.join(plansDir(root), `${planId}.json`);
+}
+
+export function backupsDir(root: string): string {
+  return path.join(stateDir(root), 'backups');
+}
+
+export function backupFileNames(migrationId: string): { archive: string; manifest: string } {
+  return { archive: `${migrationId}.tar.gz`, manifest: `${migrationId}.manifest.json` };
+}
+
+/** Workspace-relative POSIX paths of a migration's archive and manifest. */
+export function backupRelPaths(migrationId: string): { archive: string; manifest: string } {
+  const n = backupFileNames(migrationId);
+  return { archive: rel('backups', n.archive), manifest: rel('backups', n.manifest) };
+}
+
+export function manifestFile(root: string, migrationId: string): string {
+  return path.join(backupsDir(root), backupFileNames(migrationId).manifest);
+}
+
+export function traceDirName(kind: ChainKind): string {
+  return TRACE_DIRS[kind];
+}
+
+export function traceDir(root: string, kind: ChainKind): string {
+  return path.join(stateDir(root), TRACE_DIRS[kind]);
+}
+
+export function questionsDir(root: string): string {
+  return path.join(stateDir(root), 'questions');
+}
