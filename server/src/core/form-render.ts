@@ -1,0 +1,179 @@
+/**
+ * The one renderer of the text a person reads before saying yes: the approve, migrate and
+ * rollback forms (and the terminal's rollback prompt, which shows the same text).
+ *
+ * Clients differ: VS Code renders the elicitation message as CommonMark, the MCP Inspector
+ * collapses it into one paragraph, a terminal shows it raw. So the text is built to be right
+ * in all three: summary first (what, counts, risk, backup, problems), then at most 20 files;
+ * blocks separated by a blank line; `- ` bullets; every path, glob and id in a code span (so
+ * `**` and `<id>` stay literal); every line a complete sentence (still readable when
+ * whitespace collapses); the whole message at most 4,000 characters whatever the input.
+ *
+ * Security: every string that did not come from this module (paths, headings, globs, problem
+ * messages, migration ids) passes through core/sanitize, so no control, escape or bidi
+ * character reaches the person and no single value can push the question off the screen.
+ */
+import type { Plan } from '../schemas/plan.js';
+import { code, prose } from './sanitize.js';
+
+/** The most characters a form message may have. */
+export const FORM_MAX_CHARS = 4000;
+/** The most files listed by name; the rest are counted and referenced. */
+export const FORM_MAX_FILES = 20;
+const MAX_PROBLEMS = 5;
+const PATH_MAX = 120;
+const GLOB_MAX = 100;
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
+
+/** Join blocks with a blank line, dropping list items from the end until the whole fits. */
+function assemble(head: string[], list: { intro: string; items: string[]; more: (hidden: number) => string } | null, tail: string[]): string {
+  const join = (items: string[] | null, hidden: number) => {
+    const blocks = [...head];
+    if (list && items) {
+      const lines = [...items];
+      if (hidden > 0) lines.push(list.more(hidden));
+      blocks.push(list.intro, lines.join('\n'));
+    }
+    blocks.push(...tail);
+    return blocks.filter((b) => b !== '').join('\n\n');
+  };
+  if (!list) return clamp(join(null, 0));
+  const all = list.items;
+  const shown = Math.min(all.length, FORM_MAX_FILES);
+  for (let n = shown; n >= 0; n--) {
+    const text = join(all.slice(0, n), all.length - n);
+    if (text.length <= FORM_MAX_CHARS) return text;
+  }
+  return clamp(join([], all.length));
+}
+
+/** Last resort: head and tail blocks are bounded by construction; this only guards the sum. */
+function clamp(text: string): string {
+  return text.length <= FORM_MAX_CHARS ? text : `${text.slice(0, FORM_MAX_CHARS - 1)}…`;
+}
+
+function planHeader(plan: Plan): string {
+  return `plan ${code(plan.planId)} (SHA-256 ${code(`${plan.sha256.slice(0, 12)}…`)})`;
+}
+
+function counts(plan: Plan): { modify: number; create: number; del: number } {
+  let modify = 0;
+  let create = 0;
+  let del = 0;
+  for (const o of plan.operations) {
+    if (o.op === 'modify') modify++;
+    else if (o.op === 'create') create++;
+    else del++;
+  }
+  return { modify, create, del };
+}
+
+function summary(plan: Plan): string {
+  const c = counts(plan);
+  const reasons = plan.riskReasons.length ? ` (${plan.riskReasons.slice(0, 3).map((r) => prose(r, 160)).join('; ')}${plan.riskReasons.length > 3 ? '; …' : ''})` : '';
+  return [
+    `Summary: ${plural(c.modify, 'file')} modified, ${plural(c.create, 'file')} created, ${plural(c.del, 'file')} deleted.`,
+    `Risk: ${plan.risk}${reasons}.`,
+    `Problems found: ${plan.problems.length ? fmt(plan.problems.length) : 'none'}.`,
+    plan.lossless.ok ? 'Lossless check: passed, every byte of the original is kept.' : 'Lossless check: FAILED, do not approve.',
+  ].join('\n');
+}
+
+function fileItems(plan: Plan): string[] {
+  const before = new Map(plan.sources.map((s) => [s.path, s.size]));
+  const applyTo = new Map(plan.sections.filter((s) => s.applyTo).map((s) => [s.destination, s.applyTo as string]));
+  const rank = { modify: 0, delete: 1, create: 2 } as const;
+  return [...plan.operations]
+    .sort((a, b) => rank[a.op] - rank[b.op])
+    .map((o) => {
+      const p = code(o.path, PATH_MAX);
+      if (o.op === 'modify') return `- Modify ${p} (${fmt(before.get(o.path) ?? 0)} → ${fmt(o.size)} bytes).`;
+      if (o.op === 'delete') return `- Delete ${p}.`;
+      const glob = applyTo.get(o.path);
+      return `- Create ${p}${glob ? ` for files matching ${code(glob, GLOB_MAX)}` : ''} (${fmt(o.size)} bytes).`;
+    });
+}
+
+function problemsBlock(plan: Plan): string {
+  if (!plan.problems.length) return '';
+  const lines = plan.problems.slice(0, MAX_PROBLEMS).map((p) => {
+    const where = p.lines.length ? ` (line ${p.lines.slice(0, 5).join(', ')})` : '';
+    return `- ${p.severity === 'error' ? 'Error' : p.severity === 'warning' ? 'Warning' : 'Note'}: ${prose(p.message, 200)}${where}.`;
+  });
+  if (plan.problems.length > MAX_PROBLEMS) lines.push(`- … and ${fmt(plan.problems.length - MAX_PROBLEMS)} more problems, listed in the plan.`);
+  return `Problems:\n\n${lines.join('\n')}`;
+}
+
+/** Where the stored plan and the backups are, workspace-relative (io/layout owns these paths). */
+export interface FormPaths {
+  planFile: string;
+  backupsDir: string;
+}
+
+function fileList(plan: Plan, where: FormPaths) {
+  const items = fileItems(plan);
+  if (!items.length) return null;
+  return {
+    intro: items.length > FORM_MAX_FILES ? `Files (the first ${FORM_MAX_FILES} of ${fmt(items.length)}):` : `Files (${fmt(items.length)}):`,
+    items,
+    more: (hidden: number) =>
+      `- … and ${fmt(hidden)} more. Full list: resource ${code('copilot-onboarding://plan/current')} and ${code(where.planFile, PATH_MAX)}.`,
+  };
+}
+
+export function approveForm(plan: Plan, where: FormPaths): string {
+  return assemble(
+    [`Approve ${planHeader(plan)}?`, summary(plan), `Backup: onboarding_migrate makes a tar.gz backup in ${code(where.backupsDir, PATH_MAX)} and checks it before the first write.`],
+    fileList(plan, where),
+    [problemsBlock(plan), 'Choose Yes (true) to approve this plan, or decline. Approving records your decision only: files change when you later confirm onboarding_migrate.'],
+  );
+}
+
+export function migrateForm(plan: Plan, where: FormPaths & { archive: string }): string {
+  return assemble(
+    [
+      `Migrate now with ${planHeader(plan)}, which you approved?`,
+      summary(plan),
+      `Backup: ${code(where.archive, PATH_MAX)} and its manifest are written and checked before the first write.`,
+    ],
+    fileList(plan, where),
+    [problemsBlock(plan), `Rollback: onboarding_rollback, or ${code('copilot-onboarding rollback')} in a terminal.`, 'Choose Yes (true) for both questions to write these files now, or decline.'],
+  );
+}
+
+export interface RollbackFormInput {
+  migrationId: string;
+  archive: string;
+  manifest: string;
+  restore: string[];
+  remove: string[];
+  edited: string[];
+}
+
+export function rollbackForm(r: RollbackFormInput): string {
+  const items = [
+    ...r.edited.map((p) => `- Edited since the migration, the edit will be lost: ${code(p, PATH_MAX)}.`),
+    ...r.restore.filter((p) => !r.edited.includes(p)).map((p) => `- Restore ${code(p, PATH_MAX)} byte for byte.`),
+    ...r.remove.filter((p) => !r.edited.includes(p)).map((p) => `- Remove ${code(p, PATH_MAX)} (created by the migration).`),
+  ];
+  const head = [
+    `Roll back migration ${code(r.migrationId)} from ${code(r.archive, PATH_MAX)}?`,
+    [
+      `Summary: ${plural(r.restore.length, 'file')} restored, ${plural(r.remove.length, 'file')} removed.`,
+      r.edited.length
+        ? `WARNING: ${plural(r.edited.length, 'file was', 'files were')} edited since the migration; those edits will be lost.`
+        : 'No migrated file was edited since the migration.',
+      'The backup was checked against its manifest.',
+    ].join('\n'),
+  ];
+  const list = items.length
+    ? {
+        intro: items.length > FORM_MAX_FILES ? `Files (the first ${FORM_MAX_FILES} of ${fmt(items.length)}, edited files first):` : `Files (${fmt(items.length)}):`,
+        items,
+        more: (hidden: number) => `- … and ${fmt(hidden)} more, listed in the backup manifest ${code(r.manifest, PATH_MAX)}.`,
+      }
+    : null;
+  return assemble(head, list, ['Choose Yes (true) to roll back now, or decline.']);
+}

@@ -1,0 +1,159 @@
+/**
+ * The form renderer: right as CommonMark (rendered with markdown-it, as VS Code does) and as
+ * plain text, bounded, and sanitized, for small, large and hostile plans.
+ */
+import fc from 'fast-check';
+import MarkdownIt from 'markdown-it';
+import { describe, expect, it } from 'vitest';
+import { approveForm, FORM_MAX_CHARS, migrateForm, rollbackForm } from '../../server/src/core/form-render.js';
+import { code, sanitize } from '../../server/src/core/sanitize.js';
+import type { Plan } from '../../server/src/schemas/plan.js';
+
+const md = new MarkdownIt('commonmark');
+const WHERE = { planFile: '.copilot-state/plans/0123456789abcdef.json', backupsDir: '.copilot-state/backups/' };
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/u;
+
+/** HTML text back to characters (markdown-it escapes only these four). */
+const unhtml = (h: string) => h.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+
+type Out = { path: string; applyTo: string | null; size: number };
+
+function plan(outputs: Out[], extra: Partial<Plan> = {}): Plan {
+  return {
+    format: 'copilot-onboarding/plan@1',
+    pattern: 'structured',
+    sources: [{ path: '.github/copilot-instructions.md', kind: 'copilot-repo', size: 12_345, sha256: 'a'.repeat(64) }],
+    sections: outputs.map((o, i) => ({
+      id: `s${i}`,
+      sourcePath: '.github/copilot-instructions.md',
+      title: `Section ${i}`,
+      kind: 'heading' as const,
+      proposed: true,
+      startLine: i,
+      endLine: i,
+      ranges: [],
+      destination: o.path,
+      applyTo: o.applyTo,
+      evidence: [],
+      decidedBy: 'inference' as const,
+    })),
+    operations: [
+      { op: 'modify', path: '.github/copilot-instructions.md', size: 1_234, sha256: 'b'.repeat(64), content: '', previousSha256: 'a'.repeat(64) },
+      ...outputs.map((o) => ({ op: 'create' as const, path: o.path, size: o.size, sha256: 'c'.repeat(64), content: '', previousSha256: null })),
+    ],
+    problems: [],
+    risk: 'low',
+    riskReasons: [],
+    overrides: [],
+    lossless: { outputs: [], coveredSources: ['.github/copilot-instructions.md'], ok: true },
+    planId: '0123456789abcdef',
+    sha256: 'd'.repeat(64),
+    ...extra,
+  };
+}
+
+const many = (n: number): Out[] =>
+  Array.from({ length: n }, (_, i) => ({ path: `.github/instructions/topic-${i}.instructions.md`, applyTo: i % 2 ? '**/*.ts,**/*.tsx' : 'src/**/_private/*.py', size: 100 + i }));
+
+/** The HTML markdown-it makes of a message, and every check the issue asks for. */
+function checkRendered(message: string, mustShowInCode: string[]): string {
+  expect(message.length).toBeLessThanOrEqual(FORM_MAX_CHARS);
+  expect(message).not.toMatch(UNSAFE);
+  const html = md.render(message);
+  expect(html).not.toMatch(/<(strong|em|img|a|script|h[1-6]|hr|blockquote)\b/);
+  // Only the tags a paragraph/list/code rendering produces: nothing raw from our text.
+  for (const tag of html.matchAll(/<\/?([a-z0-9]+)/g)) expect(['p', 'ul', 'li', 'code']).toContain(tag[1]);
+  const codes = [...html.matchAll(/<code>([\s\S]*?)<\/code>/g)].map((m) => unhtml(m[1]!));
+  for (const s of mustShowInCode) expect(codes).toContain(s);
+  // Every block is its own paragraph or list: blocks are separated by blank lines.
+  const blocks = message.split('\n\n');
+  expect(blocks.length).toBeGreaterThan(2);
+  return html;
+}
+
+describe('approve form', () => {
+  it('a small plan: summary first, every path and glob verbatim in a code span', () => {
+    const p = plan(many(3));
+    const m = approveForm(p, WHERE);
+    checkRendered(m, ['.github/copilot-instructions.md', '.github/instructions/topic-1.instructions.md', '**/*.ts,**/*.tsx', 'src/**/_private/*.py', '0123456789abcdef']);
+    expect(m.indexOf('Risk: low')).toBeLessThan(m.indexOf('topic-0'));
+    expect(m.indexOf('Summary: 1 file modified, 3 files created, 0 files deleted.')).toBeLessThan(m.indexOf('Files (4)'));
+    expect(m).toContain('Choose Yes (true) to approve');
+  });
+
+  it('74 and 754 files: at most 20 listed, the rest counted and referenced, under 4,000 characters', () => {
+    for (const n of [74, 754]) {
+      const m = approveForm(plan(many(n)), WHERE);
+      checkRendered(m, ['copilot-onboarding://plan/current', WHERE.planFile]);
+      const listed = m.split('\n').filter((l) => l.startsWith('- Create') || l.startsWith('- Modify'));
+      expect(listed.length).toBeLessThanOrEqual(20);
+      expect(m).toMatch(new RegExp(`… and ${(n + 1 - listed.length).toLocaleString('en-US')} more`));
+    }
+  });
+
+  it('hostile names and globs: no control or bidi character, no emphasis, bounded', () => {
+    const evil = ['.github/instructions/\u202Egnp.exe\u202C.instructions.md', '.github/instructions/a\nb\u2028c.instructions.md', `.github/instructions/${'x'.repeat(100_000)}.instructions.md`, '.github/instructions/\u001b]8;;http://evil\u0007click\u001b]8;;\u0007.instructions.md', '.github/instructions/`tick``s`.instructions.md', '.github/instructions/<img src=x>.instructions.md'];
+    const p = plan(
+      evil.map((path) => ({ path, applyTo: `**/*.ts,${'*'.repeat(50_000)}`, size: 1 })),
+      { problems: [{ code: 'X', severity: 'warning', message: `**bold** <b>html</b> [link](http://x) ${'y'.repeat(10_000)}`, path: 'a', lines: [1] }], riskReasons: ['*reason* \u202E'] },
+    );
+    const m = approveForm(p, WHERE);
+    checkRendered(m, []);
+    expect(m).toContain('\\u202E');
+    expect(m).toContain('\\x1B');
+    expect(m).toContain('\\x0A');
+  });
+
+  it('fast-check: any path and glob is shown literally inside <code> and the message stays bounded', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ path: fc.string({ maxLength: 300, unit: 'binary' }), applyTo: fc.option(fc.string({ maxLength: 300, unit: 'binary' })), size: fc.nat() }), { minLength: 1, maxLength: 40 }), (outs) => {
+        const m = approveForm(plan(outs), WHERE);
+        expect(m.length).toBeLessThanOrEqual(FORM_MAX_CHARS);
+        expect(m).not.toMatch(UNSAFE);
+        const html = md.render(m);
+        expect(html).not.toMatch(/<(strong|em|a|img)\b/);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('migrate and rollback forms', () => {
+  it('migrate names the backup archive and both choices', () => {
+    const m = migrateForm(plan(many(30)), { ...WHERE, archive: '.copilot-state/backups/20261124T000000Z-0123-abc.tar.gz' });
+    checkRendered(m, ['.copilot-state/backups/20261124T000000Z-0123-abc.tar.gz', 'copilot-onboarding rollback']);
+    expect(m.indexOf('Risk:')).toBeLessThan(m.indexOf('Files ('));
+  });
+
+  it('rollback lists edited files first with a warning, bounded for 1,000 files', () => {
+    const restore = ['.github/copilot-instructions.md'];
+    const remove = Array.from({ length: 1000 }, (_, i) => `.github/instructions/t${i}.instructions.md`);
+    const m = rollbackForm({ migrationId: 'm1', archive: '.copilot-state/backups/m1.tar.gz', manifest: '.copilot-state/backups/m1.manifest.json', restore, remove, edited: ['.github/instructions/t999.instructions.md'] });
+    checkRendered(m, ['.github/instructions/t999.instructions.md', '.copilot-state/backups/m1.manifest.json']);
+    expect(m.indexOf('WARNING: 1 file was edited')).toBeLessThan(m.indexOf('Files ('));
+    expect(m.split('\n').find((l) => l.startsWith('- '))).toContain('t999');
+  });
+});
+
+describe('sanitize and code', () => {
+  it('escapes controls, bidi and separators visibly and cuts long strings with their size', () => {
+    expect(sanitize('a\u001b[31mb')).toBe('a\\x1B[31mb');
+    expect(sanitize('\u202Eabc\u2066')).toBe('\\u202Eabc\\u2066');
+    expect(sanitize('x'.repeat(500), 10)).toBe(`${'x'.repeat(10)}… (500 bytes)`);
+    expect(sanitize('😀'.repeat(10), 3)).toMatch(/^😀… \(40 bytes\)$/);
+  });
+
+  it('code spans survive any backtick run', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (s) => {
+        const html = md.renderInline(code(s));
+        const inner = /^<code>([\s\S]*)<\/code>$/.exec(html);
+        expect(inner).not.toBeNull();
+        const shown = unhtml(inner![1]!);
+        // CommonMark turns line endings into spaces and strips one padding space each side.
+        expect(shown).toBe(sanitize(s).trim() === '' ? shown : sanitize(s));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
