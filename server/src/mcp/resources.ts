@@ -93,7 +93,7 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
       description: 'The workspace state as JSON: status, pattern, current plan, approval, last migration, backup health, rollback availability.',
       mimeType: JSON_MIME,
     },
-    async (uri) => reading(async () => jsonResult(uri, await workspaceStatus(await ctx.root(), ctx.config.approvalTtlMs))),
+    async (uri) => reading(async () => jsonResult(uri, await workspaceStatus(await ctx.root(), ctx.config.approvalTtlMs, new Date(ctx.now())))),
   );
 
   mcp.registerResource(
