@@ -290,6 +290,35 @@ describe('rollback', () => {
     expect((await readTraces(hh.root)).at(-1)).toMatchObject({ action: 'rollback', outcome });
   });
 
+  it('refuses when a migrated file is edited while the form is open (re-checked before acting); the next form lists the edit', async () => {
+    let created = '';
+    const editInsideForm: ElicitScript = async (p) => {
+      expect(p.message).not.toMatch(/edits will be lost/);
+      await fsp.appendFile(path.join(hh.root, created), '\nedited meanwhile\n');
+      return YES_ROLLBACK;
+    };
+    const { hh } = await migrated([editInsideForm, { action: 'decline' }]);
+    created = `.github/instructions/${(await fsp.readdir(path.join(hh.root, '.github/instructions'))).sort()[0]}`;
+    const after = await digest(hh.root);
+    const r = await hh.call('onboarding_rollback', {});
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain(`Not rolled back: ${created} changed while the question was open`);
+    expect(sc(r)).toMatchObject({ rolledBack: false, editedSinceMigration: [created], outcome: 'approved' });
+    // The edit survives and nothing else moved.
+    const now = await digest(hh.root);
+    expect(Object.keys(now)).toEqual(Object.keys(after));
+    expect(now[created]).not.toBe(after[created]);
+    expect(await fsp.readFile(path.join(hh.root, created), 'utf8')).toMatch(/edited meanwhile\n$/);
+    // Asked again: this form lists the edit that would be lost.
+    const again = await hh.call('onboarding_rollback', {});
+    expect(again.isError).toBe(true);
+    expect(hh.shown.at(-1)!.message).toContain(created);
+    expect(hh.shown.at(-1)!.message).toMatch(/edits will be lost/);
+    expect(await digest(hh.root)).toEqual(now);
+    expect((await readTraces(hh.root)).slice(-2).map((t) => `${t.action}:${t.outcome}`)).toEqual(['rollback:approved', 'rollback:declined']);
+    expect((await verifyChain(hh.root, 'elicitation')).ok).toBe(true);
+  });
+
   it('refuses with a corrupted backup before asking, touching nothing', async () => {
     const { hh } = await migrated([]);
     const dir = path.join(hh.root, '.copilot-state', 'backups');
