@@ -174,12 +174,25 @@ describe('migrate refuses, changing nothing', () => {
     await expect(fsp.readdir(path.join(hh.root, '.copilot-state', 'backups'))).rejects.toThrow();
   });
 
-  it('when the approval expired', async () => {
-    const { hh, before } = await approved([], { approvalTtlMs: 50 });
-    await new Promise((r) => setTimeout(r, 120));
+  it('when the approval expired (under the injected clock, no sleeping)', async () => {
+    const ttl = 60_000;
+    const t0 = Date.parse('2030-01-01T00:00:00.000Z');
+    let t = t0;
+    const hh = await harnesses.open({ root: exampleWorkspace(), caps: { elicitation: {} }, elicit: [YES_APPROVE, { action: 'decline' }], config: { approvalTtlMs: ttl, now: () => t } });
+    await hh.call('onboarding_propose', { narrate: false });
+    const a = await hh.call('onboarding_approve', {});
+    expect(a.isError, textOf(a)).toBeFalsy();
+    expect(sc(a).expiresAt).toBe(new Date(t0 + ttl).toISOString());
+    expect((await readTraces(hh.root)).at(-1)).toMatchObject({ action: 'approve', timestamp: new Date(t0).toISOString() });
+    const before = await digest(hh.root);
+    // One millisecond before the end it is still valid: the confirmation form is shown (and declined).
+    t = t0 + ttl - 1;
+    expect(textOf(await hh.call('onboarding_migrate', {}))).toMatch(/NOT_CONFIRMED/);
+    expect(hh.shown).toHaveLength(2);
+    t = t0 + ttl;
     const r = await hh.call('onboarding_migrate', {});
     expect(textOf(r)).toMatch(/APPROVAL_EXPIRED/);
-    expect(hh.shown).toHaveLength(1); // never asked to confirm
+    expect(hh.shown).toHaveLength(2); // never asked to confirm
     expect(await digest(hh.root)).toEqual(before);
   });
 
