@@ -10,6 +10,7 @@ import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { harnessesPerTest, textOf, type ElicitScript, type Harness } from '../helpers/harness.js';
 import { digest, exampleWorkspace, readTraces } from '../helpers/workspace.js';
 import { verifyChain } from '../../server/src/io/traces.js';
+import { commitRollback, prepareRollback } from '../../server/src/app/rollback.js';
 
 const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
 const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
@@ -330,6 +331,22 @@ describe('rollback', () => {
     expect(await digest(hh.root)).toEqual(now);
     expect((await readTraces(hh.root)).slice(-2).map((t) => `${t.action}:${t.outcome}`)).toEqual(['rollback:approved', 'rollback:declined']);
     expect((await verifyChain(hh.root, 'elicitation')).ok).toBe(true);
+  });
+
+  it('refuses when the migration was rolled back elsewhere while the form was open (re-resolved before acting)', async () => {
+    let root = '';
+    const rollBackMeanwhile: ElicitScript = async () => {
+      // The operator's terminal undoes the same migration while the form is open.
+      await commitRollback(root, await prepareRollback(root, undefined));
+      return YES_ROLLBACK;
+    };
+    const { hh, original } = await migrated([rollBackMeanwhile]);
+    root = hh.root;
+    const r = await hh.call('onboarding_rollback', {});
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/NO_MIGRATION/);
+    expect(await digest(hh.root)).toEqual(original);
+    expect((await readTraces(hh.root)).at(-1)).toMatchObject({ action: 'rollback', outcome: 'approved' });
   });
 
   it('refuses with a corrupted backup before asking, touching nothing', async () => {

@@ -1,3 +1,8 @@
+/**
+ * onboarding_rollback: the MCP channel of the rollback gate (app/rollback). This file only
+ * asks through an elicitation form and turns the gate's result into a tool result; what is
+ * checked before and after the question lives in the gate, shared with the terminal command.
+ */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../../core/approval.js';
