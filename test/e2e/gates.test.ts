@@ -10,6 +10,7 @@ import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { harnessesPerTest, textOf, type ElicitScript, type Harness } from '../helpers/harness.js';
 import { digest, exampleWorkspace, readTraces } from '../helpers/workspace.js';
 import { verifyChain } from '../../server/src/io/traces.js';
+import { commitRollback, prepareRollback } from '../../server/src/app/rollback.js';
 
 const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
 const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
@@ -174,12 +175,25 @@ describe('migrate refuses, changing nothing', () => {
     await expect(fsp.readdir(path.join(hh.root, '.copilot-state', 'backups'))).rejects.toThrow();
   });
 
-  it('when the approval expired', async () => {
-    const { hh, before } = await approved([], { approvalTtlMs: 50 });
-    await new Promise((r) => setTimeout(r, 120));
+  it('when the approval expired (under the injected clock, no sleeping)', async () => {
+    const ttl = 60_000;
+    const t0 = Date.parse('2030-01-01T00:00:00.000Z');
+    let t = t0;
+    const hh = await harnesses.open({ root: exampleWorkspace(), caps: { elicitation: {} }, elicit: [YES_APPROVE, { action: 'decline' }], config: { approvalTtlMs: ttl, now: () => t } });
+    await hh.call('onboarding_propose', { narrate: false });
+    const a = await hh.call('onboarding_approve', {});
+    expect(a.isError, textOf(a)).toBeFalsy();
+    expect(sc(a).expiresAt).toBe(new Date(t0 + ttl).toISOString());
+    expect((await readTraces(hh.root)).at(-1)).toMatchObject({ action: 'approve', timestamp: new Date(t0).toISOString() });
+    const before = await digest(hh.root);
+    // One millisecond before the end it is still valid: the confirmation form is shown (and declined).
+    t = t0 + ttl - 1;
+    expect(textOf(await hh.call('onboarding_migrate', {}))).toMatch(/NOT_CONFIRMED/);
+    expect(hh.shown).toHaveLength(2);
+    t = t0 + ttl;
     const r = await hh.call('onboarding_migrate', {});
     expect(textOf(r)).toMatch(/APPROVAL_EXPIRED/);
-    expect(hh.shown).toHaveLength(1); // never asked to confirm
+    expect(hh.shown).toHaveLength(2); // never asked to confirm
     expect(await digest(hh.root)).toEqual(before);
   });
 
@@ -288,6 +302,51 @@ describe('rollback', () => {
     expect(r.isError).toBe(true);
     expect(await digest(hh.root)).toEqual(before);
     expect((await readTraces(hh.root)).at(-1)).toMatchObject({ action: 'rollback', outcome });
+  });
+
+  it('refuses when a migrated file is edited while the form is open (re-checked before acting); the next form lists the edit', async () => {
+    let created = '';
+    const editInsideForm: ElicitScript = async (p) => {
+      expect(p.message).not.toMatch(/edits will be lost/);
+      await fsp.appendFile(path.join(hh.root, created), '\nedited meanwhile\n');
+      return YES_ROLLBACK;
+    };
+    const { hh } = await migrated([editInsideForm, { action: 'decline' }]);
+    created = `.github/instructions/${(await fsp.readdir(path.join(hh.root, '.github/instructions'))).sort()[0]}`;
+    const after = await digest(hh.root);
+    const r = await hh.call('onboarding_rollback', {});
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toContain(`Not rolled back: ${created} changed while the question was open`);
+    expect(sc(r)).toMatchObject({ rolledBack: false, editedSinceMigration: [created], outcome: 'approved' });
+    // The edit survives and nothing else moved.
+    const now = await digest(hh.root);
+    expect(Object.keys(now)).toEqual(Object.keys(after));
+    expect(now[created]).not.toBe(after[created]);
+    expect(await fsp.readFile(path.join(hh.root, created), 'utf8')).toMatch(/edited meanwhile\n$/);
+    // Asked again: this form lists the edit that would be lost.
+    const again = await hh.call('onboarding_rollback', {});
+    expect(again.isError).toBe(true);
+    expect(hh.shown.at(-1)!.message).toContain(created);
+    expect(hh.shown.at(-1)!.message).toMatch(/edits will be lost/);
+    expect(await digest(hh.root)).toEqual(now);
+    expect((await readTraces(hh.root)).slice(-2).map((t) => `${t.action}:${t.outcome}`)).toEqual(['rollback:approved', 'rollback:declined']);
+    expect((await verifyChain(hh.root, 'elicitation')).ok).toBe(true);
+  });
+
+  it('refuses when the migration was rolled back elsewhere while the form was open (re-resolved before acting)', async () => {
+    let root = '';
+    const rollBackMeanwhile: ElicitScript = async () => {
+      // The operator's terminal undoes the same migration while the form is open.
+      await commitRollback(root, await prepareRollback(root, undefined));
+      return YES_ROLLBACK;
+    };
+    const { hh, original } = await migrated([rollBackMeanwhile]);
+    root = hh.root;
+    const r = await hh.call('onboarding_rollback', {});
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/NO_MIGRATION/);
+    expect(await digest(hh.root)).toEqual(original);
+    expect((await readTraces(hh.root)).at(-1)).toMatchObject({ action: 'rollback', outcome: 'approved' });
   });
 
   it('refuses with a corrupted backup before asking, touching nothing', async () => {

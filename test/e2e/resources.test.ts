@@ -2,6 +2,7 @@
  * Resources and the onboard_repository prompt through a real SDK client: read-only views of
  * `.copilot-state/`, and nothing outside it however the URI is spelled.
  */
+import { execFileSync } from 'node:child_process';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -153,6 +154,23 @@ describe('resources', () => {
       await fsp.symlink(path.join(root, 'secret.json'), path.join(traceDir(root, 'elicitation'), 'link.json'));
       const hh = await start(root);
       await expect(hh.client.readResource({ uri: 'copilot-onboarding://traces/elicitation/link.json' })).rejects.toThrow(/outside \.copilot-state/);
+    });
+
+    it('a FIFO named like a trace answers with an error, and the server keeps serving', async () => {
+      const root = tempWorkspace('co-res-');
+      const [first] = await fillChain(root, 1);
+      const dir = traceDir(root, 'elicitation');
+      for (let i = 0; i < 5; i++) execFileSync('mkfifo', [path.join(dir, `2026-01-01T00-00-0${i}-000Z-approve.json`)]);
+      const hh = await start(root);
+      for (let i = 0; i < 5; i++) {
+        const uri = `copilot-onboarding://traces/elicitation/2026-01-01T00-00-0${i}-000Z-approve.json`;
+        await expect(hh.client.readResource({ uri }, { timeout: 5_000 })).rejects.toThrow(/not a regular file/);
+      }
+      // Still serving: a normal trace, the status resource and a tool call all answer.
+      const r = await hh.client.readResource({ uri: `copilot-onboarding://traces/elicitation/${first}` }, { timeout: 5_000 });
+      expect(JSON.parse((r.contents[0] as { text: string }).text)).toMatchObject({ seq: 1 });
+      const st = await hh.call('onboarding_status', {}, { timeout: 5_000 });
+      expect(st.isError, JSON.stringify(st.content)).toBeFalsy();
     });
 
     it('an unknown trace is "not found"', async () => {

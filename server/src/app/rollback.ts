@@ -1,17 +1,22 @@
 /**
- * Rollback steps shared by the MCP tool and the terminal command: find the migration, check
- * its backup against the manifest (before asking anyone), list files edited since, then
- * restore and record it in the state.
+ * The rollback gate, the one path by which the MCP tool and the terminal command undo a
+ * migration: prepare (find the migration, check its backup against the manifest before anyone
+ * is asked, list the files edited since) → ask (the channel's form or prompt, traced before it
+ * returns) → re-prepare and compare → commit (restore, record it in the state).
+ *
+ * Security: the human confirms what the question showed. Anything that changed while it was
+ * open (a migrated file edited, the backup replaced, another migration now the one to undo)
+ * refuses the rollback with nothing changed, so no edit is discarded that was not listed.
  */
 import { promises as fsp } from 'node:fs';
-import path from 'node:path';
 import { rollbackMessage } from '../core/approval.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import type { Manifest } from '../schemas/manifest.js';
+import { MigrationIdSchema, type Manifest } from '../schemas/manifest.js';
 import { editedSinceMigration, rollback } from '../io/migration.js';
 import { readManifest, verifyBackup } from '../io/backup.js';
 import { loadState, updateState } from '../io/state.js';
 import { backupsDir, rel } from '../io/layout.js';
+import type { TraceRef } from './gate-trace.js';
 
 export interface PreparedRollback {
   migrationId: string;
@@ -26,7 +31,7 @@ export interface PreparedRollback {
 /** The migration to undo: the one named, else the last one not rolled back. */
 export async function resolveMigrationId(root: string, migrationId: string | undefined): Promise<string> {
   if (migrationId) {
-    if (!/^[A-Za-z0-9._-]{1,128}$/.test(migrationId)) {
+    if (!MigrationIdSchema.safeParse(migrationId).success) {
       throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${migrationId}" is not a migration id.`, { next: 'Use the migrationId returned by onboarding_migrate (see copilot-onboarding status).' });
     }
     return migrationId;
@@ -66,13 +71,13 @@ export async function prepareRollback(root: string, migrationId: string | undefi
 export async function commitRollback(
   root: string,
   prep: PreparedRollback,
-  opts: { onProgress?: (step: string, done: number, total: number) => void } = {},
+  opts: { onProgress?: ((step: string, done: number, total: number) => void) | undefined; now?: (() => number) | undefined } = {},
 ): Promise<{ restored: string[]; removed: string[] }> {
   await rollback(root, prep.migrationId, opts.onProgress ? { onProgress: opts.onProgress } : {});
   try {
     await updateState(root, (s) => {
       const m = s.migrations.find((x) => x.migrationId === prep.migrationId);
-      if (m) m.rolledBackAt = new Date().toISOString();
+      if (m) m.rolledBackAt = new Date((opts.now ?? Date.now)()).toISOString();
       s.status = 'rolled-back';
       s.currentPlan = null;
       s.approval = null;
@@ -82,4 +87,49 @@ export async function commitRollback(
     if (!(e instanceof OnboardingError && e.code === ErrorCode.STATE_CORRUPT)) throw e;
   }
   return { restored: prep.restore, removed: prep.remove };
+}
+
+/** What a channel's question returns: whether the human confirmed, and the trace already written for the answer. */
+export interface GateAnswer {
+  confirmed: boolean;
+  trace: TraceRef;
+}
+
+export type RollbackGateResult<A extends GateAnswer> =
+  | { kind: 'not-confirmed'; prep: PreparedRollback; answer: A }
+  /** Something changed while the question was open; `current` is what a new question would show. */
+  | { kind: 'changed'; prep: PreparedRollback; answer: A; current: PreparedRollback; reason: string }
+  | { kind: 'rolled-back'; prep: PreparedRollback; answer: A; restored: string[]; removed: string[] };
+
+/**
+ * prepare → ask → re-prepare and compare → commit. `ask` is the channel (MCP elicitation or a
+ * terminal prompt) and returns only once its answer is traced (fail closed: it throws when the
+ * trace cannot be written). Errors of either preparation (BACKUP_CORRUPT, NO_MIGRATION, …) are
+ * thrown before any file is touched.
+ */
+export async function rollbackGate<A extends GateAnswer>(
+  root: string,
+  migrationId: string | undefined,
+  ask: (prep: PreparedRollback) => Promise<A>,
+  opts: { onProgress?: ((step: string, done: number, total: number) => void) | undefined; now?: (() => number) | undefined } = {},
+): Promise<RollbackGateResult<A>> {
+  const prep = await prepareRollback(root, migrationId);
+  const answer = await ask(prep);
+  if (!answer.confirmed) return { kind: 'not-confirmed', prep, answer };
+  const current = await prepareRollback(root, migrationId);
+  const reason = changedSince(prep, current);
+  if (reason) return { kind: 'changed', prep, answer, current, reason };
+  const done = await commitRollback(root, current, opts);
+  return { kind: 'rolled-back', prep, answer, ...done };
+}
+
+/** Why `current` is not what the human was asked about, or null when it is. */
+function changedSince(asked: PreparedRollback, current: PreparedRollback): string | null {
+  if (current.migrationId !== asked.migrationId) {
+    return `the migration to undo is now ${current.migrationId}, not ${asked.migrationId} as the question said.`;
+  }
+  if (current.manifest.sha256 !== asked.manifest.sha256) return `the backup of migration ${asked.migrationId} changed while the question was open.`;
+  const newlyEdited = current.edited.filter((f) => !asked.edited.includes(f));
+  if (newlyEdited.length) return `${newlyEdited.join(', ')} changed while the question was open, and those edits were not shown.`;
+  return null;
 }

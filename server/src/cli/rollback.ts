@@ -1,18 +1,19 @@
 /**
  * `copilot-onboarding rollback`: the operator's way to undo a migration when no agent is
- * around. Same steps as onboarding_rollback (CONTRACT §6): the backup is checked against its
- * manifest before anyone is asked, the prompt lists what is restored / removed and which
- * files were edited since, and the answer is traced in the same elicitation chain with
- * `channel: "cli"` before anything changes — no trace, no rollback (fail closed).
+ * around. The same gate as onboarding_rollback (app/rollback): the backup is checked against
+ * its manifest before anyone is asked, the prompt lists what is restored / removed and which
+ * files were edited since, the answer is traced in the same elicitation chain with
+ * `channel: "cli"`, and anything that changed while the prompt was open refuses.
+ * Security: no trace, no rollback (fail closed).
  */
 import readline from 'node:readline/promises';
 import type { Command } from 'commander';
 import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../core/approval.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { appendOrFailClosed } from '../mcp/elicit.js';
 import { TraceStore } from '../io/traces.js';
-import { commitRollback, prepareRollback, type PreparedRollback } from '../app/rollback.js';
-import type { ElicitationOutcome, ElicitationTrace } from '../schemas/trace.js';
+import { rollbackGate, type PreparedRollback } from '../app/rollback.js';
+import { appendGateTrace, gateTraceRecord } from '../app/gate-trace.js';
+import type { ElicitationOutcome } from '../schemas/trace.js';
 import { VERSION } from '../runtime/version.js';
 import { recover } from '../app/recover.js';
 import { CliExit, ExitCode, jsonOk, resolveWorkspace, writeJson, type CliIo } from './common.js';
@@ -56,63 +57,49 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
   if (o.reason !== undefined && o.reason.length > NOTE_MAX_CHARS) {
     throw new OnboardingError(ErrorCode.INVALID_INPUT, `--reason is too long (${o.reason.length} characters; at most ${NOTE_MAX_CHARS}).`);
   }
-  // Throws BACKUP_CORRUPT / BACKUP_MISSING / NO_MIGRATION before anyone is asked and before any file is touched.
-  const prep = await prepareRollback(root, o.migration);
-  say(prep.message);
-
-  const started = Date.now();
-  const timestamp = new Date(started).toISOString();
-  let outcome: ElicitationOutcome;
-  let response: Record<string, unknown> | null;
-  let error: string | null = null;
-  let confirmation: 'tty' | '--yes' | 'none';
+  const store = new TraceStore(root, 'elicitation');
   const content = (confirmed: boolean) => ({ confirmed, ...(o.reason ? { reason: o.reason } : {}) });
-
-  if (o.yes) {
-    confirmation = '--yes';
-    outcome = 'approved';
-    response = { action: 'accept', content: content(true) };
-    say('Confirmed by --yes.');
-  } else if (io.isTTY && io.stdin) {
-    confirmation = 'tty';
-    const a = await askYesNo(io.stdin, o.json ? io.stderr : io.stdout, ROLLBACK_PROMPT);
-    if (a.kind === 'yes') {
-      outcome = 'approved';
-      response = { action: 'accept', content: content(true) };
-    } else if (a.kind === 'no') {
-      outcome = 'declined';
-      response = { action: 'decline' };
+  // Throws BACKUP_CORRUPT / BACKUP_MISSING / NO_MIGRATION before anyone is asked and before any file is touched.
+  const gate = await rollbackGate(root, o.migration, async (prep) => {
+    say(prep.message);
+    const started = Date.now();
+    let a: { outcome: ElicitationOutcome; response: Record<string, unknown> | null; error: string | null; confirmation: 'tty' | '--yes' | 'none' };
+    if (o.yes) {
+      a = { confirmation: '--yes', outcome: 'approved', response: { action: 'accept', content: content(true) }, error: null };
+      say('Confirmed by --yes.');
+    } else if (io.isTTY && io.stdin) {
+      const typed = await askYesNo(io.stdin, o.json ? io.stderr : io.stdout, ROLLBACK_PROMPT);
+      a =
+        typed.kind === 'yes'
+          ? { confirmation: 'tty', outcome: 'approved', response: { action: 'accept', content: content(true) }, error: null }
+          : typed.kind === 'no'
+            ? { confirmation: 'tty', outcome: 'declined', response: { action: 'decline' }, error: null }
+            : { confirmation: 'tty', outcome: 'cancelled', response: { action: 'cancel' }, error: 'stdin closed before an answer' };
     } else {
-      outcome = 'cancelled';
-      response = { action: 'cancel' };
-      error = 'stdin closed before an answer';
+      a = { confirmation: 'none', outcome: 'unsupported', response: null, error: 'no TTY to ask on and --yes was not given' };
     }
-  } else {
-    confirmation = 'none';
-    outcome = 'unsupported';
-    response = null;
-    error = 'no TTY to ask on and --yes was not given';
-  }
+    const record = gateTraceRecord({
+      channel: 'cli',
+      action: 'rollback',
+      client: CLI_CLIENT,
+      message: prep.message,
+      schema: ROLLBACK_SCHEMA as unknown as Record<string, unknown>,
+      response: a.response,
+      outcome: a.outcome,
+      subject: subjectOf(prep, a.confirmation),
+      error: a.error,
+      startedMs: started,
+      endedMs: Date.now(),
+    });
+    // No trace, no rollback: a failure here is TRACE_WRITE_FAILED (exit 1), nothing changed.
+    const trace = await appendGateTrace(store, record);
+    return { confirmed: a.outcome === 'approved', outcome: a.outcome, trace };
+  });
 
-  const unsealed: Omit<ElicitationTrace, 'seq' | 'prev_sha256' | 'sha256'> = {
-    format: 'copilot-onboarding/elicitation-trace@1',
-    timestamp,
-    action: 'rollback',
-    channel: 'cli',
-    client: { ...CLI_CLIENT },
-    message: prep.message,
-    schema: ROLLBACK_SCHEMA as unknown as Record<string, unknown>,
-    response,
-    outcome,
-    subject: subjectOf(prep, confirmation),
-    duration_ms: Date.now() - started,
-    error,
-  };
-  // No trace, no rollback: a failure here is TRACE_WRITE_FAILED (exit 1), nothing changed.
-  const trace = await appendOrFailClosed(new TraceStore(root, 'elicitation'), unsealed);
-
+  const { prep, answer } = gate;
+  const { outcome, trace } = answer;
   const base = { workspace: root, migrationId: prep.migrationId, editedSinceMigration: prep.edited, outcome, trace: trace.path };
-  if (outcome !== 'approved') {
+  if (gate.kind === 'not-confirmed') {
     const why =
       outcome === 'unsupported'
         ? 'Refused: there is no terminal to confirm on. Re-run with --yes to confirm non-interactively (recorded in the trace).'
@@ -123,26 +110,21 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
     if (o.json) writeJson(io.stdout, { ok: false, command: 'rollback', data: { ...base, rolledBack: false, restored: [], removed: [] }, exitCode: ExitCode.REFUSED });
     throw new CliExit(ExitCode.REFUSED, why);
   }
-
-  // Re-check right before acting: the backup is still intact and nobody edited a migrated file while the question was open.
-  const now = await prepareRollback(root, prep.migrationId);
-  const newlyEdited = now.edited.filter((f) => !prep.edited.includes(f));
-  if (newlyEdited.length) {
-    const why = `Not rolled back: ${newlyEdited.join(', ')} changed while the question was open, and those edits were not shown to you. Nothing was changed; run the command again to see the current list.`;
+  if (gate.kind === 'changed') {
+    const why = `Not rolled back: ${gate.reason} Nothing was changed; run the command again to see the current list.`;
     refuse(why);
-    if (o.json) writeJson(io.stdout, { ok: false, command: 'rollback', data: { ...base, rolledBack: false, restored: [], removed: [], editedSinceMigration: now.edited }, exitCode: ExitCode.REFUSED });
+    if (o.json) writeJson(io.stdout, { ok: false, command: 'rollback', data: { ...base, rolledBack: false, restored: [], removed: [], editedSinceMigration: gate.current.edited }, exitCode: ExitCode.REFUSED });
     throw new CliExit(ExitCode.REFUSED, why);
   }
-  const done = await commitRollback(root, now);
   if (o.json) {
-    writeJson(io.stdout, jsonOk('rollback', { ...base, rolledBack: true, restored: done.restored, removed: done.removed }));
+    writeJson(io.stdout, jsonOk('rollback', { ...base, rolledBack: true, restored: gate.restored, removed: gate.removed }));
     return;
   }
   say(
     [
       `Rolled back migration ${prep.migrationId}.`,
-      ...done.restored.map((p) => `  restored ${p}`),
-      ...done.removed.map((p) => `  removed  ${p}`),
+      ...gate.restored.map((p) => `  restored ${p}`),
+      ...gate.removed.map((p) => `  removed  ${p}`),
       ...(prep.edited.length ? [`Edits made since the migration were discarded: ${prep.edited.join(', ')}`] : []),
       `Trace: ${trace.path}`,
     ].join('\n'),

@@ -32,7 +32,8 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
     .option('--json', 'print a JSON envelope {ok, command, data}')
     .action(async (o: { workspace?: string; json?: boolean }) => {
       const root = resolveWorkspace(o.workspace, io);
-      const st = await workspaceStatus(root, configFromEnv(io.env).approvalTtlMs);
+      const config = configFromEnv(io.env);
+      const st = await workspaceStatus(root, config.approvalTtlMs, new Date(config.now()));
       if (o.json) writeJson(io.stdout, jsonOk('status', st));
       else io.stdout.write(statusLines(st).join('\n') + '\n');
     });

@@ -445,3 +445,11 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   await Promise.all(workers);
   return out;
 }
+
+/**
+ * One trace file's text, byte for byte, read the way the store reads its own files: a FIFO,
+ * folder or device is returned as an Error instead of blocking the process.
+ */
+export function readTraceText(abs: string): string | Error {
+  return readUtf8(abs);
+}

@@ -1,5 +1,6 @@
 /**
- * What every tool needs: the workspace root (resolved per CONTRACT §3), config, logging,
+ * What every tool needs: the workspace root (option, else the client's first root, else the
+ * fallback), config and its clock, logging,
  * and the trace stores of that root. Built once per server; holds no other mutable state.
  */
 import path from 'node:path';
@@ -29,6 +30,11 @@ export class ToolContext {
 
   get config(): Config {
     return this.opts.config;
+  }
+
+  /** The configured clock (milliseconds since the epoch). */
+  now(): number {
+    return this.opts.config.now();
   }
 
   get log(): Logger {

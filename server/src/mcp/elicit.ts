@@ -2,27 +2,22 @@
  * The elicitation core: the one path by which the server asks a human anything.
  * Every gate (approve, migrate, rollback) and question_ask goes through `elicit()`:
  *   capability check -> ask (own timeout, cancellation, heartbeats) -> normalise -> trace.
- * Every outcome leaves a trace; if the trace cannot be written the caller gets an
- * OnboardingError(TRACE_WRITE_FAILED) and must fail closed.
+ * Every outcome leaves a trace (built by app/gate-trace, as the terminal's are).
+ * Security: if the trace cannot be written the caller gets an OnboardingError
+ * (TRACE_WRITE_FAILED) and must fail closed.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode as McpErrorCode, McpError, type ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { sdkTimeout } from '../runtime/config.js';
 import { decide, type RequestedSchema, type ResponseMode } from '../core/gates.js';
-import { ErrorCode, OnboardingError } from '../core/errors.js';
-import type { ElicitationAction, ElicitationOutcome, ElicitationTrace } from '../schemas/trace.js';
-import { TraceStore } from '../io/traces.js';
-import { rel, traceDirName } from '../io/layout.js';
+import type { ElicitationAction, ElicitationOutcome } from '../schemas/trace.js';
+import type { TraceStore } from '../io/traces.js';
+import { appendGateTrace, gateTraceRecord, type TraceRef } from '../app/gate-trace.js';
 import { Progress, type ToolExtra } from './progress.js';
 
 /** Raw result, validated by us (not by the SDK) so the trace records exactly what the client sent. */
 const RawElicitResultSchema = z.object({ action: z.unknown(), content: z.unknown().optional() }).passthrough();
-
-/** A decline or cancel faster than this is flagged as possibly automatic (never acted on). */
-const SUSPECT_AUTOMATIC_MS = 100;
-/** Responses larger than this are not stored verbatim in the trace. */
-const MAX_TRACED_RESPONSE_CHARS = 64 * 1024;
 
 export interface ClientIdentity {
   name: string;
@@ -35,7 +30,7 @@ export function clientIdentity(server: Server): ClientIdentity {
 }
 
 export function clientCanElicit(server: Server): boolean {
-  // The SDK rewrites `elicitation: {}` to `{form: {}}` while parsing initialize (MCP-NOTES §2.4).
+  // The SDK rewrites `elicitation: {}` to `{form: {}}` while parsing initialize.
   return Boolean(server.getClientCapabilities()?.elicitation?.form);
 }
 
@@ -48,6 +43,8 @@ export interface ElicitSpec {
   /** 0 = no timeout. */
   timeoutMs: number;
   heartbeatMs: number;
+  /** The clock for the trace's timestamp and duration (default Date.now). */
+  now?: () => number;
 }
 
 export interface ElicitOutcome {
@@ -58,18 +55,18 @@ export interface ElicitOutcome {
   /** Why the request did not approve/answer; null when it did. */
   reason: string | null;
   client: ClientIdentity;
-  trace: { file: string; path: string; seq: number; sha256: string };
+  trace: TraceRef;
   durationMs: number;
 }
 
 export async function elicit(server: Server, extra: ToolExtra, spec: ElicitSpec, store: TraceStore<'elicitation'>): Promise<ElicitOutcome> {
   const client = clientIdentity(server);
-  const started = Date.now();
-  const timestamp = new Date(started).toISOString();
+  const now = spec.now ?? Date.now;
+  const started = now();
 
   if (!clientCanElicit(server)) {
     const reason = `${client.name} did not declare the MCP elicitation capability (form mode), so it cannot show the confirmation form.`;
-    return record(store, spec, { outcome: 'unsupported', response: null, error: reason, reason, client, timestamp, started, content: null, answer: null });
+    return record(store, spec, now, { outcome: 'unsupported', response: null, error: reason, reason, client, started, content: null, answer: null });
   }
 
   const progress = new Progress(extra);
@@ -98,7 +95,7 @@ export async function elicit(server: Server, extra: ToolExtra, spec: ElicitSpec,
   }
   const content =
     (outcome === 'approved' || outcome === 'answered') && response && typeof response.content === 'object' ? (response.content as Record<string, unknown>) : null;
-  return record(store, spec, { outcome, response, error, reason, client, timestamp, started, content, answer });
+  return record(store, spec, now, { outcome, response, error, reason, client, started, content, answer });
 }
 
 function classifyFailure(e: unknown, extra: ToolExtra, timeoutMs: number): { outcome: ElicitationOutcome; reason: string; error: string } {
@@ -118,58 +115,32 @@ function classifyFailure(e: unknown, extra: ToolExtra, timeoutMs: number): { out
 async function record(
   store: TraceStore<'elicitation'>,
   spec: ElicitSpec,
+  now: () => number,
   r: {
     outcome: ElicitationOutcome;
     response: Record<string, unknown> | null;
     error: string | null;
     reason: string | null;
     client: ClientIdentity;
-    timestamp: string;
     started: number;
     content: Record<string, unknown> | null;
     answer: string | null;
   },
 ): Promise<ElicitOutcome> {
-  const durationMs = Date.now() - r.started;
-  const unsealed: Omit<ElicitationTrace, 'seq' | 'prev_sha256' | 'sha256'> = {
-    format: 'copilot-onboarding/elicitation-trace@1',
-    timestamp: r.timestamp,
-    action: spec.action,
+  const ended = now();
+  const unsealed = gateTraceRecord({
     channel: 'mcp',
+    action: spec.action,
     client: r.client,
     message: spec.message,
     schema: spec.requestedSchema,
-    response: boundResponse(r.response),
+    response: r.response,
     outcome: r.outcome,
     subject: spec.subject,
-    duration_ms: durationMs,
     error: r.error,
-    ...((r.outcome === 'declined' || r.outcome === 'cancelled') && r.response && durationMs < SUSPECT_AUTOMATIC_MS ? { suspected_automatic: true } : {}),
-  };
-  const written = await appendOrFailClosed(store, unsealed);
-  return { outcome: r.outcome, content: r.content, answer: r.answer, reason: r.reason, client: r.client, trace: written, durationMs };
-}
-
-/** Append a trace; failure to write is an OnboardingError so gates fail closed. */
-export async function appendOrFailClosed(
-  store: TraceStore<'elicitation'>,
-  unsealed: Omit<ElicitationTrace, 'seq' | 'prev_sha256' | 'sha256'>,
-): Promise<{ file: string; path: string; seq: number; sha256: string }> {
-  try {
-    const { record, file } = await store.append(unsealed, unsealed.action);
-    return { file, path: rel(traceDirName('elicitation'), file), seq: record.seq, sha256: record.sha256 };
-  } catch (e) {
-    throw new OnboardingError(
-      ErrorCode.TRACE_WRITE_FAILED,
-      `The elicitation trace could not be written (${(e as Error).message}). Without a trace nothing is approved or changed.`,
-      { next: 'Check that .copilot-state/elicitation-traces/ is writable, then try again.', cause: e },
-    );
-  }
-}
-
-function boundResponse(resp: Record<string, unknown> | null): Record<string, unknown> | null {
-  if (!resp) return null;
-  const text = JSON.stringify(resp);
-  if (text.length <= MAX_TRACED_RESPONSE_CHARS) return resp;
-  return { action: resp.action, truncated: true, size_chars: text.length, head: text.slice(0, 1024) };
+    startedMs: r.started,
+    endedMs: ended,
+  });
+  const written = await appendGateTrace(store, unsealed);
+  return { outcome: r.outcome, content: r.content, answer: r.answer, reason: r.reason, client: r.client, trace: written, durationMs: unsealed.duration_ms };
 }

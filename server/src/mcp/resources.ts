@@ -17,7 +17,7 @@ import type { ToolContext } from './context.js';
 import { OnboardingError } from '../core/errors.js';
 import { loadPlan } from '../io/plans.js';
 import { loadState } from '../io/state.js';
-import { traceDir, traceDirName, type ChainKind } from '../io/traces.js';
+import { readTraceText, traceDir, traceDirName, type ChainKind } from '../io/traces.js';
 import { stateDir } from '../io/layout.js';
 import { workspaceStatus } from '../app/status.js';
 import { CHAINS, listAllTraces, listChain } from '../app/trace-summary.js';
@@ -65,7 +65,12 @@ export function chainName(raw: string | string[] | undefined): ChainKind | null 
   return typeof raw === 'string' && (CHAINS as readonly string[]).includes(raw) ? (raw as ChainKind) : null;
 }
 
-/** Read one trace file, refusing anything that resolves outside `.copilot-state/` (e.g. a symlinked trace). */
+/**
+ * Read one trace file through the traces store, refusing anything that resolves outside
+ * `.copilot-state/` (e.g. a symlinked trace).
+ * Security: a FIFO, folder or device named like a trace is refused, never opened for a
+ * blocking read (one such read would hang the server).
+ */
 async function readTraceFile(root: string, chain: ChainKind, file: string): Promise<string> {
   const dir = traceDir(root, chain);
   const abs = path.join(dir, file);
@@ -81,7 +86,13 @@ async function readTraceFile(root: string, chain: ChainKind, file: string): Prom
   if (rel.startsWith('..') || path.isAbsolute(rel)) {
     throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} resolves outside .copilot-state/.`);
   }
-  return fsp.readFile(real, 'utf8');
+  const text = readTraceText(real);
+  if (text instanceof Error) {
+    const code = (text as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new McpError(RESOURCE_NOT_FOUND, `No trace ${traceDirName(chain)}/${file}.`);
+    throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} could not be read (${code ?? text.message}).`);
+  }
+  return text;
 }
 
 export function registerResources(mcp: McpServer, ctx: ToolContext): void {
@@ -93,7 +104,7 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
       description: 'The workspace state as JSON: status, pattern, current plan, approval, last migration, backup health, rollback availability.',
       mimeType: JSON_MIME,
     },
-    async (uri) => reading(async () => jsonResult(uri, await workspaceStatus(await ctx.root(), ctx.config.approvalTtlMs))),
+    async (uri) => reading(async () => jsonResult(uri, await workspaceStatus(await ctx.root(), ctx.config.approvalTtlMs, new Date(ctx.now())))),
   );
 
   mcp.registerResource(

@@ -1,4 +1,8 @@
-/** Runtime configuration, read once from the environment by the entry point and passed down. */
+/**
+ * Runtime configuration, read once from the environment by the entry point and passed down.
+ * The clock is part of it so that approval lifetimes and form durations follow one source of
+ * time, which tests replace instead of sleeping.
+ */
 export interface Config {
   /** Gate elicitation timeout; 0 = wait forever. Env COPILOT_ONBOARDING_APPROVAL_TIMEOUT_MS (default 180000). */
   approvalTimeoutMs: number;
@@ -10,6 +14,8 @@ export interface Config {
   samplingTimeoutMs: number;
   /** Progress heartbeat interval while waiting for a human. Env COPILOT_ONBOARDING_HEARTBEAT_MS (default 15000). */
   heartbeatMs: number;
+  /** Milliseconds since the epoch: approval TTL checks and form timestamps/durations read this clock (default Date.now). */
+  now: () => number;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -18,6 +24,7 @@ export const DEFAULT_CONFIG: Config = {
   approvalTtlMs: 24 * 60 * 60 * 1000,
   samplingTimeoutMs: 120_000,
   heartbeatMs: 15_000,
+  now: () => Date.now(),
 };
 
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -37,12 +44,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     approvalTtlMs: num(env, 'COPILOT_ONBOARDING_APPROVAL_TTL_MS', DEFAULT_CONFIG.approvalTtlMs, 1),
     samplingTimeoutMs: num(env, 'COPILOT_ONBOARDING_SAMPLING_TIMEOUT_MS', DEFAULT_CONFIG.samplingTimeoutMs, 1),
     heartbeatMs: num(env, 'COPILOT_ONBOARDING_HEARTBEAT_MS', DEFAULT_CONFIG.heartbeatMs, 10),
+    now: DEFAULT_CONFIG.now,
   };
 }
 
 /**
  * Node's setTimeout ceiling (about 24.8 days). "No timeout" must be this value, never
- * Infinity: Infinity, NaN, 0 and anything >= 2^31 make Node fire after 1 ms (MCP-NOTES §2.6).
+ * Infinity: Infinity, NaN, 0 and anything >= 2^31 make Node fire after 1 ms.
  */
 export const NO_TIMEOUT_MS = 2_147_483_647;
 

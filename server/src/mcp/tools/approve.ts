@@ -56,6 +56,7 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
             mode: { kind: 'gate', requiredTrue: ['approved'], optionalStrings: { comment: NOTE_MAX_CHARS } },
             timeoutMs: ctx.config.approvalTimeoutMs,
             heartbeatMs: ctx.config.heartbeatMs,
+            now: () => ctx.now(),
           },
           ctx.elicitationTraces(root),
         );
@@ -72,7 +73,7 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
         );
         if (refused) return refused;
         const comment = typeof res.content?.comment === 'string' ? res.content.comment : null;
-        const approvedAt = new Date(Date.now() - res.durationMs).toISOString();
+        const approvedAt = new Date(ctx.now() - res.durationMs).toISOString();
         const expiresAt = new Date(Date.parse(approvedAt) + ctx.config.approvalTtlMs).toISOString();
         await updateState(root, (s) => {
           s.status = 'approved';

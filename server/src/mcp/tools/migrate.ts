@@ -48,7 +48,7 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
         if (plan.operations.length === 0) {
           return refusal({ code: ErrorCode.NOTHING_TO_MIGRATE, message: `Plan ${plan.planId} has no operations.`, next: 'Nothing to do.' }, { ...empty, outcome: 'refused', trace: null });
         }
-        const approval = await checkApproval(root, plan, ctx.config.approvalTtlMs);
+        const approval = await checkApproval(root, plan, ctx.config.approvalTtlMs, new Date(ctx.now()));
         await assertFresh(root, plan);
         const migrationId = newMigrationId(plan);
         const res = await elicit(
@@ -62,6 +62,7 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
             mode: { kind: 'gate', requiredTrue: ['confirmed', 'understood_risks'] },
             timeoutMs: ctx.config.approvalTimeoutMs,
             heartbeatMs: ctx.config.heartbeatMs,
+            now: () => ctx.now(),
           },
           ctx.elicitationTraces(root),
         );

@@ -55,6 +55,7 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
             mode: { kind: 'question', answerField: 'answer', maxLength: ANSWER_MAX_CHARS },
             timeoutMs: ctx.config.questionTimeoutMs,
             heartbeatMs: ctx.config.heartbeatMs,
+            now: () => ctx.now(),
           },
           store,
         );

@@ -1,13 +1,19 @@
+/**
+ * onboarding_rollback: the MCP channel of the rollback gate (app/rollback). This file only
+ * asks through an elicitation form and turns the gate's result into a tool result; what is
+ * checked before and after the question lives in the gate, shared with the terminal command.
+ */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../../core/approval.js';
 import { elicit } from '../elicit.js';
 import { Progress } from '../progress.js';
-import { commitRollback, prepareRollback } from '../../app/rollback.js';
+import { rollbackGate } from '../../app/rollback.js';
+import { ErrorCode } from '../../core/errors.js';
 import { recover } from '../../app/recover.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { gateRefusal, guarded, success, withRecovery } from './result.js';
+import { gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
 import { errorShape } from './schemas.js';
 
 export const rollbackInput = {
@@ -39,44 +45,60 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
     },
     async ({ migrationId }, extra) => {
       const run = async (root: string): Promise<CallToolResult> => {
-        const prep = await prepareRollback(root, migrationId);
-        const empty = { rolledBack: false, migrationId: prep.migrationId, restored: [], removed: [], editedSinceMigration: prep.edited };
-        const res = await elicit(
-          mcp.server,
-          extra,
-          {
-            action: 'rollback',
-            message: prep.message,
-            requestedSchema: ROLLBACK_SCHEMA,
-            subject: { migrationId: prep.migrationId, planId: prep.manifest.planId, planSha256: prep.manifest.planSha256, editedSinceMigration: prep.edited },
-            mode: { kind: 'gate', requiredTrue: ['confirmed'], optionalStrings: { reason: NOTE_MAX_CHARS } },
-            timeoutMs: ctx.config.approvalTimeoutMs,
-            heartbeatMs: ctx.config.heartbeatMs,
-          },
-          ctx.elicitationTraces(root),
-        );
-        const refused = gateRefusal(
-          res,
-          {
-            step: 'Rollback',
-            notApproved: 'The rollback was not confirmed',
-            next: 'Run onboarding_rollback again when the human is ready.',
-            nextUnsupported: 'An operator can run `copilot-onboarding rollback` in a terminal instead.',
-            aborted: extra.signal.aborted,
-          },
-          { ...empty, outcome: extra.signal.aborted ? 'cancelled' : res.outcome, trace: res.trace.path },
-        );
-        if (refused) return refused;
         const progress = new Progress(extra);
-        const done = await commitRollback(root, prep, { onProgress: (step, n, total) => progress.send(step, total, n) });
+        const gate = await rollbackGate(
+          root,
+          migrationId,
+          async (prep) => {
+            const res = await elicit(
+              mcp.server,
+              extra,
+              {
+                action: 'rollback',
+                message: prep.message,
+                requestedSchema: ROLLBACK_SCHEMA,
+                subject: { migrationId: prep.migrationId, planId: prep.manifest.planId, planSha256: prep.manifest.planSha256, editedSinceMigration: prep.edited },
+                mode: { kind: 'gate', requiredTrue: ['confirmed'], optionalStrings: { reason: NOTE_MAX_CHARS } },
+                timeoutMs: ctx.config.approvalTimeoutMs,
+                heartbeatMs: ctx.config.heartbeatMs,
+                now: () => ctx.now(),
+              },
+              ctx.elicitationTraces(root),
+            );
+            return { ...res, confirmed: res.outcome === 'approved' && !extra.signal.aborted };
+          },
+          { onProgress: (step, n, total) => progress.send(step, total, n), now: () => ctx.now() },
+        );
+        const { prep, answer: res } = gate;
+        const empty = { rolledBack: false, migrationId: prep.migrationId, restored: [], removed: [], editedSinceMigration: prep.edited };
+        const outcome = extra.signal.aborted ? 'cancelled' : res.outcome;
+        if (gate.kind === 'not-confirmed') {
+          return gateRefusal(
+            res,
+            {
+              step: 'Rollback',
+              notApproved: 'The rollback was not confirmed',
+              next: 'Run onboarding_rollback again when the human is ready.',
+              nextUnsupported: 'An operator can run `copilot-onboarding rollback` in a terminal instead.',
+              aborted: extra.signal.aborted,
+            },
+            { ...empty, outcome, trace: res.trace.path },
+          )!;
+        }
+        if (gate.kind === 'changed') {
+          return refusal(
+            { code: ErrorCode.NOT_CONFIRMED, message: `Not rolled back: ${gate.reason}`, next: 'Run onboarding_rollback again: the new form shows the current list.' },
+            { ...empty, editedSinceMigration: gate.current.edited, outcome, trace: res.trace.path },
+          );
+        }
         const lines = [
           `Rolled back migration ${prep.migrationId}: the workspace is byte-identical to before the migration.`,
-          ...done.restored.map((p) => `  restored ${p}`),
-          ...done.removed.map((p) => `  removed  ${p}`),
+          ...gate.restored.map((p) => `  restored ${p}`),
+          ...gate.removed.map((p) => `  removed  ${p}`),
           ...(prep.edited.length ? [`Edits made since the migration were discarded: ${prep.edited.join(', ')}`] : []),
           'Next: onboarding_propose starts a fresh plan.',
         ];
-        return success(lines.join('\n'), { ...empty, rolledBack: true, restored: done.restored, removed: done.removed, outcome: res.outcome, trace: res.trace.path });
+        return success(lines.join('\n'), { ...empty, rolledBack: true, restored: gate.restored, removed: gate.removed, outcome: res.outcome, trace: res.trace.path });
       };
       return guarded(async () => {
         const root = await ctx.root();

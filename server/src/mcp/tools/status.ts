@@ -37,7 +37,7 @@ export function registerStatusTool(mcp: McpServer, ctx: ToolContext): void {
     async () =>
       guarded(async () => {
         const root = await ctx.root();
-        const st = await workspaceStatus(root, ctx.config.approvalTtlMs);
+        const st = await workspaceStatus(root, ctx.config.approvalTtlMs, new Date(ctx.now()));
         const caps = { elicitation: clientCanElicit(mcp.server), sampling: Boolean(mcp.server.getClientCapabilities()?.sampling) };
         const client = clientIdentity(mcp.server);
         const lines = [
