@@ -229,7 +229,7 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
   // Only the links of a good trace are kept (not the parsed record), so records die young.
   type Good = { file: string; prev: string | null; seq: number; whole: string };
   const all: Good[] = [];
-  const check = (file: string, read: string | Error): void => {
+  const check = (file: string, read: string | Error): ChainProblem | Good => {
     const text = typeof read === 'string' ? read : null;
     const readError = typeof read === 'string' ? null : read.message;
     let rec: Record<string, unknown> | null = null;
@@ -242,24 +242,25 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
       }
     }
     if (!rec) {
-      problems.push({ kind: 'unparseable', file, seq: null, message: `${file}: ${err}` });
-      return;
+      return { kind: 'unparseable', file, seq: null, message: `${file}: ${err}` };
     }
     const parsed = schema.safeParse(rec);
     if (!parsed.success) {
-      problems.push({ kind: 'unparseable', file, seq: typeof rec.seq === 'number' ? rec.seq : null, message: `${file}: does not match the ${kind} trace schema` });
-      return;
+      return { kind: 'unparseable', file, seq: typeof rec.seq === 'number' ? rec.seq : null, message: `${file}: does not match the ${kind} trace schema` };
     }
     const hashes = linkHashes(rec);
     if (!hashes || hashes.record !== rec.sha256) {
-      problems.push({ kind: 'modified', file, seq: rec.seq as number, message: `${file}: content does not match its sha256 (modified after it was written)` });
-      return;
+      return { kind: 'modified', file, seq: rec.seq as number, message: `${file}: content does not match its sha256 (modified after it was written)` };
     }
-    all.push({ file, prev: rec.prev_sha256 as string | null, seq: rec.seq as number, whole: hashes.whole });
+    return { file, prev: rec.prev_sha256 as string | null, seq: rec.seq as number, whole: hashes.whole };
   };
-  // Read concurrently, checked one by one in name order (problems are reported in that order).
-  const texts = await mapLimit(files, IO_CONCURRENCY, (name) => readUtf8(path.join(dir, name)));
-  files.forEach((name, i) => check(name, texts[i]!));
+  // Each file is checked as soon as it is read (the checks interleave with the reads, so the
+  // event loop is never held for the whole chain); problems are reported in name order.
+  const checked = await mapLimit(files, IO_CONCURRENCY, async (name) => check(name, await readUtf8(path.join(dir, name))));
+  for (const c of checked) {
+    if ('kind' in c) problems.push(c);
+    else all.push(c);
+  }
   all.sort((a, b) => a.seq - b.seq || a.file.localeCompare(b.file));
   const byWhole = new Map(all.map((g) => [g.whole, g]));
 
