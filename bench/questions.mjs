@@ -10,7 +10,7 @@
  * by the hash of the code that writes and reads it (BENCH_FRESH_FIXTURES=1 rebuilds it). Every
  * timed call also checks the fixture: summarizeQuestions returns 10,000 entries and skips none
  * (with limit 10: the 10 newest). Side by side: floors that only read
- * the same files (a readFileSync loop, as the code reads them, or fs.promises 64 at a time) and
+ * the same files (a readFileSync loop, or fs.promises 64 at a time) and
  * one that reads them in a readFileSync loop and yaml-parses them (results dropped), so the time
  * can be split into I/O, parsing and the rest.
  *
@@ -50,7 +50,7 @@ export async function makeQuestions(root, count, { saveQuestion, questionsDir })
   for (let i = 0; i < Math.min(BY_API, count); i++) await saveQuestion(root, entryFor(i));
   const dir = questionsDir(root);
   mkdirSync(dir, { recursive: true });
-  const { mapLimit } = await load('io/traces.js');
+  const { mapLimit } = await load('io/workspace.js');
   const rest = Array.from({ length: Math.max(0, count - BY_API) }, (_, k) => BY_API + k);
   await mapLimit(rest, 16, async (i) => {
     const { name, text } = render(entryFor(i), i);
@@ -59,9 +59,9 @@ export async function makeQuestions(root, count, { saveQuestion, questionsDir })
   return dir;
 }
 
-/** List the folder and read every file with fs.promises, 64 at a time (io/traces.js mapLimit). */
+/** List the folder and read every file with fs.promises, 64 at a time (io/workspace.js mapLimit). */
 async function readAll(dir, fn) {
-  const { mapLimit } = await load('io/traces.js');
+  const { mapLimit } = await load('io/workspace.js');
   const names = (await fsp.readdir(dir)).filter((n) => n.endsWith('_question.yaml')).sort();
   return mapLimit(names, 64, async (n) => fn(await fsp.readFile(path.join(dir, n), 'utf8')));
 }

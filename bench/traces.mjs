@@ -10,8 +10,7 @@
  * The fixture is cached in $TMPDIR/copilot-onboarding-bench-cache/, keyed by the hash of the
  * code that writes and reads it (BENCH_FRESH_FIXTURES=1 rebuilds it). Every timed call also
  * checks the fixture: verifyChain reports a valid chain of 10,000 traces. Side by side: floors
- * that only read the same files (fs.promises 64 at a time as the code does, or a readFileSync
- * loop) and one that reads and JSON-parses them.
+ * that only read the same files (fs.promises 64 at a time, or a readFileSync loop) and one that reads and JSON-parses them.
  *
  *   npm run build && node bench/traces.mjs [--runs 7] [--count 10000]
  */
@@ -63,7 +62,7 @@ export async function makeChain(root, count, { TraceStore, recordHash, wholeHash
 }
 
 export async function run({ runs = 7, count = 10_000, floors = true, profile = true, warmup = 1, log = () => {} } = {}) {
-  const traces = await load('io/traces.js');
+  const traces = { ...(await load('io/traces.js')), mapLimit: (await load('io/workspace.js')).mapLimit };
   const t0 = performance.now();
   const keyFiles = [fileURLToPath(import.meta.url), ...['io/traces.js', 'core/canonical.js', 'schemas/trace.js', 'io/workspace.js'].map((f) => path.join(DIST, f))];
   const { dir: root, cached } = await cachedFixture(`traces-${count}`, { keyFiles }, (d) => makeChain(d, count, traces));

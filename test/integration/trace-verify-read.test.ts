@@ -1,5 +1,5 @@
 /**
- * traces verify reads trace files synchronously (in slices), following symlinks, and never
+ * traces verify reads trace files (async, a bounded number at a time), following symlinks, and never
  * reads what is not a regular file in the end (a folder, a FIFO: it could block forever).
  */
 import { execFileSync } from 'node:child_process';

@@ -1,69 +1,164 @@
 /**
- * canonicalJsonWithout (used by traces verify to hash each record once) must give exactly the
- * two strings recordHash and wholeHash hash: canonicalJson of the record without `sha256`,
- * and canonicalJson of the whole record.
+ * Hashes are SHA-256 over RFC 8785 (JCS) canonical JSON, computed by the `canonicalize` package.
+ * Before it, canonicalJson was `JSON.stringify` of a copy with keys sorted (legacyCanonicalJson
+ * below, kept verbatim as the reference). Every hash already on disk was made that way, so this
+ * file proves the two agree on everything the product hashes: every record of
+ * .copilot-state.example/ (and its stored hashes recompute), and random plain JSON values. It
+ * also pins down where they differ (values no record holds), so that is known, not discovered.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { canonicalJson, canonicalJsonSha256, canonicalJsonWithout, sha256Hex } from '../../server/src/core/canonical.js';
+import canonicalize from 'canonicalize';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, sha256Hex } from '../../server/src/core/canonical.js';
 
-function reference(rec: Record<string, unknown>, omit: string): { whole: string; without: string } {
-  const rest: Record<string, unknown> = { ...rec };
-  delete rest[omit];
-  return { whole: canonicalJson(rec), without: canonicalJson(rest) };
+/** The canonical form before JCS (deleted from server/src/core/canonical.ts), verbatim. */
+function legacyCanonicalJson(value: unknown): string {
+  return JSON.stringify(sortDeep(value));
+}
+function sortDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : sortDeep(v)));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value as Record<string, unknown>).sort()) {
+      const v = (value as Record<string, unknown>)[key];
+      if (v !== undefined) out[key] = sortDeep(v);
+    }
+    return out;
+  }
+  return value;
 }
 
-/** Keys around "sha256" in sort order, integer-like keys (which JS objects order first), unicode. */
+const EXAMPLE = path.resolve(import.meta.dirname, '../../.copilot-state.example');
+const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+
+function jsonFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? jsonFiles(p) : e.name.endsWith('.json') ? [p] : [];
+  });
+}
+const records = jsonFiles(EXAMPLE).map((file) => ({ rel: path.relative(EXAMPLE, file), value: JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> }));
+const without = (rec: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(rec).filter(([k]) => !keys.includes(k)));
+
+describe('the canonical form before JCS equals JCS on .copilot-state.example/', () => {
+  it('finds every kind of record (traces, heads, plans, manifests, state)', () => {
+    const dirs = new Set(records.map((r) => r.rel.split(path.sep)[0]));
+    expect(dirs).toEqual(new Set(['plans', 'backups', 'sampling-traces', 'elicitation-traces', 'onboarding.json']));
+    expect(records.filter((r) => r.rel.endsWith('.head.json'))).toHaveLength(2);
+  });
+
+  it('every record, and every record without its hash members, canonicalises identically', () => {
+    for (const { rel, value } of records) {
+      for (const v of [value, without(value, 'sha256'), without(value, 'planId', 'sha256')]) {
+        expect(canonicalize(v), rel).toBe(legacyCanonicalJson(v));
+        expect(canonicalJson(v), rel).toBe(legacyCanonicalJson(v));
+      }
+    }
+  });
+
+  it('recomputes every stored hash with JCS: trace sha256 and prev_sha256 links, chain heads, plan ids, manifests', () => {
+    let checked = 0;
+    for (const chain of ['elicitation-traces', 'sampling-traces']) {
+      const traces = records.filter((r) => r.rel.startsWith(chain + path.sep) && !r.rel.endsWith('.head.json')).map((r) => r.value);
+      traces.sort((a, b) => (a.seq as number) - (b.seq as number));
+      expect(traces.length).toBeGreaterThan(1);
+      let prev: string | null = null;
+      for (const t of traces) {
+        expect(t.sha256).toBe(sha256Hex(canonicalJson(without(t, 'sha256'))));
+        expect(t.prev_sha256).toBe(prev);
+        prev = sha256Hex(canonicalJson(t));
+        checked++;
+      }
+      const head = records.find((r) => r.rel === path.join(chain, '.head.json'))!.value;
+      expect(head.sha256).toBe(prev);
+    }
+    for (const { rel, value } of records.filter((r) => r.rel.startsWith('plans' + path.sep))) {
+      expect(value.sha256, rel).toBe(sha256Hex(canonicalJson(without(value, 'planId', 'sha256'))));
+      expect(value.planId, rel).toBe((value.sha256 as string).slice(0, 16));
+      checked++;
+    }
+    for (const { rel, value } of records.filter((r) => r.rel.endsWith('.manifest.json'))) {
+      expect(value.sha256, rel).toBe(sha256Hex(canonicalJson(without(value, 'sha256'))));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+
+  it('a plan file is stored as its canonical JSON, byte for byte', () => {
+    for (const file of readdirSync(path.join(EXAMPLE, 'plans'))) {
+      const text = readFileSync(path.join(EXAMPLE, 'plans', file), 'utf8');
+      expect(canonicalJson(JSON.parse(text))).toBe(text);
+    }
+  });
+});
+
+/** Object keys as records carry them: not array indices ("0", "10"), not "__proto__" (see below). */
 const key = fc.oneof(
-  fc.constantFrom('sha256', 'sha', 'sha2', 'sha2560', 'sha257', 'shb', 'sh', 'SHA256', 'seq', 'prev_sha256', 'zzz', 'a', '', '0', '1', '9', '10', '4294967295', '-1', '01', 'é', '日本', '😀', 'a\u0000b', '\ud800'),
-  fc.string({ unit: 'binary', maxLength: 6 }),
-);
-/** JSON values, with `undefined` members and array items mixed in (canonicalJson drops / nulls them). */
+  fc.constantFrom('sha256', 'sha', 'prev_sha256', 'seq', 'a', 'B', '', '-1', '01', '1.5', 'é', 'e\u0301', '日本', '😀', '\uff61', 'a\u0000b', '\u2028'),
+  fc.string({ unit: 'grapheme', maxLength: 6 }),
+).filter((k) => !/^(0|[1-9]\d*)$/.test(k) && k !== '__proto__');
+/** Plain JSON values: well-formed strings, finite numbers (with -0 and exponents), undefined members. */
 const value = fc.letrec<{ v: unknown }>((tie) => ({
   v: fc.oneof(
     { depthSize: 'small' },
     fc.constant(null),
     fc.boolean(),
     fc.integer(),
-    fc.double({ noNaN: false }),
-    fc.constant(-0),
-    fc.string({ unit: 'binary', maxLength: 12 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(-0, 1e21, 1e-7, 5e-324, Number.MAX_SAFE_INTEGER + 2, 0.1 + 0.2),
+    fc.string({ unit: 'grapheme', maxLength: 12 }),
+    fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)), maxLength: 8 }),
     fc.constant(undefined),
     fc.array(tie('v'), { maxLength: 4 }),
-    fc.dictionary(key, tie('v'), { maxKeys: 5 }),
+    fc.dictionary(key, tie('v'), { maxKeys: 6 }),
   ),
 }));
-const record = fc.dictionary(key, value.v, { maxKeys: 12 });
 
-describe('canonicalJsonWithout', () => {
-  it('equals canonicalJson of the record and of the record without the omitted key (random records)', () => {
+describe('the canonical form before JCS equals JCS on plain JSON values', () => {
+  it('for random values, and for the same values after a JSON round trip (fast-check)', () => {
     fc.assert(
-      fc.property(record, fc.option(fc.string({ unit: fc.constantFrom(...'0123456789abcdef'), minLength: 64, maxLength: 64 }), { nil: undefined }), (rec, sha) => {
-        const r = sha === undefined ? rec : { ...rec, sha256: sha };
-        expect(canonicalJsonWithout(r, 'sha256')).toEqual(reference(r, 'sha256'));
+      fc.property(value.v, (v) => {
+        if (v === undefined) return;
+        expect(canonicalJson(v)).toBe(legacyCanonicalJson(v));
+        const parsed = JSON.parse(JSON.stringify(v)) as unknown;
+        expect(canonicalJson(parsed)).toBe(legacyCanonicalJson(parsed));
       }),
-      { numRuns: 2000 },
+      { numRuns: 3000 },
     );
   });
 
-  it('agrees on records parsed from JSON, including a "__proto__" member and key order quirks', () => {
-    const texts = [
-      '{"sha256":"x","__proto__":{"a":1},"b":[1,{"__proto__":2,"c":3}],"10":1,"9":2,"a":null}',
-      '{"z":1,"sha256":"s","a":{"10":1,"2":2,"b":{"y":[],"x":{}}},"seq":1,"prev_sha256":null}',
-      '{"sha256":"only"}',
-      '{}',
-      '{"format":"copilot-onboarding/elicitation-trace@1","seq":3,"prev_sha256":"ab","sha256":"cd","message":"é😀\\u2028","n":1e21,"f":0.1}',
-    ];
-    for (const t of texts) {
-      const rec = JSON.parse(t) as Record<string, unknown>;
-      expect(canonicalJsonWithout(rec, 'sha256')).toEqual(reference(rec, 'sha256'));
-    }
+  it('matches the example of RFC 8785 section 3.2.2', () => {
+    const input = String.raw`{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/","literals":[null,true,false]}`;
+    const expected = String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`;
+    expect(canonicalJson(JSON.parse(input))).toBe(expected);
   });
 
-  it('drops undefined members at every level, as canonicalJson does', () => {
-    const rec = { b: undefined, sha256: 'h', a: { y: undefined, x: [undefined, 1] }, c: 1 };
-    expect(canonicalJsonWithout(rec, 'sha256')).toEqual({ whole: '{"a":{"x":[null,1]},"c":1,"sha256":"h"}', without: '{"a":{"x":[null,1]},"c":1}' });
+  it('drops undefined members and nulls undefined array items, as before', () => {
+    expect(canonicalJson({ b: undefined, a: { y: undefined, x: [undefined, 1] }, c: 1 })).toBe('{"a":{"x":[null,1]},"c":1}');
+  });
+});
+
+describe('where the canonical form before JCS was not JCS (no record holds such values)', () => {
+  it('array-index keys: JCS sorts them as strings, the old form put them first in numeric order', () => {
+    const v = JSON.parse('{"a":1,"10":2,"9":3}') as unknown;
+    expect(canonicalJson(v)).toBe('{"10":2,"9":3,"a":1}');
+    expect(legacyCanonicalJson(v)).toBe('{"9":3,"10":2,"a":1}');
+  });
+
+  it('a "__proto__" member: JCS keeps it, the old form dropped it', () => {
+    const v = JSON.parse('{"__proto__":{"a":1},"b":2}') as unknown;
+    expect(canonicalJson(v)).toBe('{"__proto__":{"a":1},"b":2}');
+    expect(legacyCanonicalJson(v)).toBe('{"b":2}');
+  });
+
+  it('values without a canonical form are refused (the old form escaped or nulled them)', () => {
+    expect(() => canonicalJson({ s: 'x\ud800' })).toThrow(/surrogate/i);
+    expect(() => canonicalJson([Number.NaN])).toThrow(/NaN/);
+    expect(() => canonicalJson({ n: Number.POSITIVE_INFINITY })).toThrow(/Infinity/);
+    expect(() => canonicalJson(undefined)).toThrow(TypeError);
   });
 });
 
@@ -76,58 +171,6 @@ describe('sha256Hex', () => {
       { numRuns: 500 },
     );
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-  });
-});
-
-describe('canonicalJsonSha256', () => {
-  /** The straightforward version it replaces. */
-  const reference = (v: unknown): string => sha256Hex(canonicalJson(v));
-  /** Values with strings long enough to be hashed on their own and arrays long enough to flush. */
-  const long = fc.string({ unit: 'binary', minLength: 1000, maxLength: 1100 });
-  const big = fc.dictionary(key, fc.oneof(value.v, long, fc.array(fc.oneof(value.v, long), { minLength: 50, maxLength: 300 })), { maxKeys: 4 });
-
-  it('equals sha256Hex(canonicalJson(value)) for JSON values (random, incl. undefined, long strings, -0, NaN)', () => {
-    fc.assert(
-      fc.property(fc.oneof(value.v, record, big), (v) => {
-        if (v === undefined) return; // canonicalJson(undefined) is not a string
-        expect(canonicalJsonSha256(v)).toBe(reference(v));
-      }),
-      { numRuns: 600 },
-    );
-  });
-
-  it('agrees on values that are not plain JSON data (it falls back to the straightforward route)', () => {
-    class Point {
-      constructor(
-        readonly x: number,
-        readonly y: number,
-      ) {}
-    }
-    const nullProto = Object.assign(Object.create(null) as Record<string, unknown>, { b: 1, a: [1, undefined] });
-    const values: unknown[] = [
-      { a: new Point(1, 2), b: 1 },
-      { d: new Date(0) },
-      { f: () => 1, g: 2 },
-      [() => 1, Symbol('s'), 3],
-      { m: new Map([[1, 2]]), s: new Set([1]) },
-      { buf: Buffer.from('ab'), u: new Uint8Array([1, 2, 3]) },
-      JSON.parse('{"__proto__":{"a":1},"b":2}') as unknown,
-      JSON.parse('{"x":{"__proto__":3,"c":1}}') as unknown,
-      { toJSON: 'not a function', z: 1 },
-      { '10': 1, '9': 2, a: 3, '': 4, '4294967295': 5, '01': 6 }, // integer-like keys come first in canonicalJson's objects
-      nullProto,
-      { s: Object('boxed') as unknown, n: Object(1) as unknown },
-      'x'.repeat(5000),
-      '',
-      [],
-      {},
-      { big: 'é😀\u2028"\\\n'.repeat(300), list: Array.from({ length: 3000 }, (_, i) => ({ i, t: `t${i}` })) },
-    ];
-    for (const v of values) expect(canonicalJsonSha256(v)).toBe(reference(v));
-  });
-
-  it('hashes a real plan body like the stored canonical JSON', () => {
-    const body = { z: 1, a: { content: 'line\n'.repeat(2000), pieces: [{ sourceStart: 0, sourceEnd: 10 }] }, m: null };
-    expect(canonicalJsonSha256(body)).toBe(createHash('sha256').update(canonicalJson(body), 'utf8').digest('hex'));
+    expect(sha256Hex('{}')).toBe(sha('{}'));
   });
 });

@@ -1,27 +1,28 @@
 /**
- * renderFrontMatter (yaml's scalar stringifier per value, rendered applyTo values cached) must
- * equal the straightforward rendering: yaml's stringify of the mapping under the same options,
- * split into lines and fenced, whatever was rendered before.
+ * renderFrontMatter writes the documented shape (applyTo as one double-quoted string) with the
+ * yaml library, and what it writes reads back as the same values, whatever the text holds.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stringify } from 'yaml';
-import { renderFrontMatter } from '../../server/src/core/copilot-format.js';
-
-function reference(fm: { applyTo: string; description: string }, eol: '\n' | '\r\n' | '\r'): string {
-  const y = stringify({ applyTo: fm.applyTo, description: fm.description }, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
-  return ['---', ...y.replace(/\n$/, '').split('\n'), '---', ''].join(eol);
-}
+import { readFrontMatter, renderFrontMatter } from '../../server/src/core/copilot-format.js';
 
 describe('renderFrontMatter', () => {
-  it('equals yaml stringify of { applyTo, description }, also for applyTo values rendered before', () => {
-    const glob = fc.oneof(fc.constantFrom('**/*.ts,**/*.tsx', 'src/**', '**/*.py', '"quoted"', "it's", 'a\\b', 'é😀', ''), fc.string({ unit: 'binary', maxLength: 40 }));
-    const fm = fc.record({ applyTo: glob, description: fc.string({ unit: 'binary', maxLength: 40 }) });
+  it('writes applyTo and description as double-quoted strings, fenced, in the eol asked for', () => {
+    expect(renderFrontMatter({ applyTo: '**/*.ts,**/*.tsx', description: 'TypeScript rules' })).toBe('---\napplyTo: "**/*.ts,**/*.tsx"\ndescription: "TypeScript rules"\n---\n');
+    expect(renderFrontMatter({ applyTo: 'src/**', description: 'say "hi"\\now' }, '\r\n')).toBe('---\r\napplyTo: "src/**"\r\ndescription: "say \\"hi\\"\\\\now"\r\n---\r\n');
+    expect(renderFrontMatter({ applyTo: '*.md', description: '' }, '\r')).toBe('---\rapplyTo: "*.md"\rdescription: ""\r---\r');
+  });
+
+  // CR-only front matter is written as asked but yaml does not read a lone CR as a line break.
+  it('reads back as the same applyTo and description (random text, LF and CRLF)', () => {
+    const glob = fc.oneof(fc.constantFrom('**/*.ts,**/*.tsx', 'src/**', '*alias', '"quoted"', "it's", 'a\\b', 'é😀', '# not a comment', 'x: y'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }));
+    const text = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 60 }), fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\t', '"', '\\', '#', ':', '-', '---', 'é'), maxLength: 60 }));
     fc.assert(
-      fc.property(fc.array(fm, { minLength: 1, maxLength: 8 }), fc.constantFrom<'\n' | '\r\n' | '\r'>('\n', '\r\n', '\r'), (list, eol) => {
-        for (const f of [...list, ...list]) expect(renderFrontMatter(f, eol)).toBe(reference(f, eol));
+      fc.property(glob, text, fc.constantFrom<'\n' | '\r\n'>('\n', '\r\n'), (applyTo, description, eol) => {
+        const fm = readFrontMatter(`${renderFrontMatter({ applyTo, description }, eol)}# Body${eol}`);
+        expect(fm).toMatchObject({ present: true, applyTo, applyToShape: 'quoted-string', description, errors: [] });
       }),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
   });
 });

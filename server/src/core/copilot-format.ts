@@ -10,8 +10,7 @@
  * We read every shape found in the wild (unquoted `*…` values, which are YAML aliases and
  * break strict parsers; YAML lists; brace groups containing commas) and write only the documented one.
  */
-import { Document, Scalar, parseDocument, isAlias, isSeq, isScalar } from 'yaml';
-import { stringifyString, type StringifyContext } from 'yaml/util';
+import { parseDocument, isAlias, isSeq, isScalar, stringify, type Document } from 'yaml';
 
 export const REPO_WIDE_PATH = '.github/copilot-instructions.md';
 export const INSTRUCTIONS_DIR = '.github/instructions';
@@ -123,81 +122,10 @@ export function readFrontMatter(text: string): ParsedFrontMatter {
 /**
  * Render the documented front matter: applyTo always as one double-quoted string.
  * Written with the `yaml` library, never by concatenating user text.
- *
- * Each value goes through yaml's own scalar stringifier with the context `stringify()` would
- * give a value of a top-level block mapping under these options. The output is the same as
- * `stringify({ applyTo, description }, FM_OPTIONS)`, but without building a Document and its
- * schema per call: a large monolith creates hundreds of files, and that was a tenth of the plan.
  */
 export function renderFrontMatter(fm: { applyTo: string; description: string }, eol: '\n' | '\r\n' | '\r' = '\n'): string {
-  // Keys are fixed plain words; only the values come from the user.
-  const lines = [`applyTo: ${yamlValue('applyTo', fm.applyTo)}`, `description: ${yamlValue('description', fm.description)}`];
-  // A double-quoted value spans lines only for a line break in the text (never here, but keep
-  // the layout yaml chose), so split as the rendered document would be.
-  return ['---', ...lines.join('\n').split('\n'), '---', ''].join(eol);
+  const yaml = stringify({ applyTo: fm.applyTo, description: fm.description }, FM_OPTIONS);
+  return ['---', ...yaml.replace(/\n$/, '').split('\n'), '---', ''].join(eol);
 }
 
 const FM_OPTIONS = { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 } as const;
-
-let fmContext: StringifyContext | null = null;
-
-/**
- * yaml's stringify context for a value of a top-level block mapping (stringifyPair: implicitKey
- * off, indent one step in), with yaml's defaults for every option FM_OPTIONS leaves unset.
- */
-function frontMatterContext(): StringifyContext {
-  fmContext ??= {
-    anchors: new Set(),
-    doc: new Document(),
-    flowCollectionPadding: ' ',
-    indent: '  ',
-    indentStep: '  ',
-    inFlow: null,
-    implicitKey: false,
-    allNullValues: false,
-    actualString: true,
-    options: {
-      blockQuote: true,
-      commentString: (str: string) => str.replace(/^(?!$)(?: $)?/gm, '#'),
-      defaultKeyType: FM_OPTIONS.defaultKeyType,
-      defaultStringType: FM_OPTIONS.defaultStringType,
-      directives: null,
-      doubleQuotedAsJSON: false,
-      doubleQuotedMinMultiLineLength: 40,
-      falseStr: 'false',
-      flowCollectionPadding: true,
-      indentSeq: true,
-      lineWidth: FM_OPTIONS.lineWidth,
-      minContentWidth: 20,
-      nullStr: 'null',
-      simpleKeys: false,
-      singleQuote: null,
-      trailingComma: false,
-      trueStr: 'true',
-      verifyAliasOrder: true,
-    },
-  };
-  return fmContext;
-}
-
-/**
- * Rendered applyTo values: a monolith's files share a handful of applyTo values (descriptions
- * differ per file), and yaml's scalar stringifier is most of renderFrontMatter's time.
- * Bounded; a pure function of the value, so caching changes nothing.
- */
-const applyToYaml = new Map<string, string>();
-const APPLY_TO_CACHE_SIZE = 256;
-
-function yamlValue(key: 'applyTo' | 'description', value: string): string {
-  if (key === 'applyTo') {
-    const hit = applyToYaml.get(value);
-    if (hit !== undefined) return hit;
-  }
-  // indentAtStart as stringifyPair sets it (`key:` plus the space); it only matters for folding.
-  const out = stringifyString(new Scalar(value), { ...frontMatterContext(), indentAtStart: key.length + 2 });
-  if (key === 'applyTo') {
-    if (applyToYaml.size >= APPLY_TO_CACHE_SIZE) applyToYaml.clear();
-    applyToYaml.set(value, out);
-  }
-  return out;
-}

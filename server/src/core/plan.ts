@@ -18,7 +18,7 @@ import type { Analysis, ByteRange, Section, Snapshot, SourceFile } from './types
 import type { Override, Plan, PlanBody, PlanSection, Operation, Piece } from '../schemas/plan.js';
 import { OverrideSchema } from '../schemas/plan.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, readFrontMatter, renderFrontMatter, splitApplyTo } from './copilot-format.js';
-import { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical.js';
+import { canonicalJson, sha256Hex } from './canonical.js';
 import { ErrorCode, OnboardingError } from './errors.js';
 import { SCAN_CAP, inferScope } from './scope.js';
 import { SLUG_RE, isReservedSlug, slugAllocator, slugify } from './slug.js';
@@ -489,7 +489,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
 
   const { risk, riskReasons } = assessRisk(snapshot, analysis, decisions, operations, check);
   const body: PlanBody = { ...bodyWithoutProof, risk, riskReasons, lossless };
-  const sha256 = canonicalJsonSha256(body);
+  const sha256 = sha256Hex(canonicalJson(body));
   return { ...body, planId: sha256.slice(0, 16), sha256 };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Trace chains: one JSON file per elicitation (or sampling call), linked by seq and hashes
- * so that a modified, missing, inserted or reordered trace is detectable (CONTRACT §7).
+ * so that a modified, missing, inserted or reordered trace is detectable. Canonical JSON is
+ * RFC 8785 (JCS), so an auditor can recompute every link with any JCS implementation:
  *
  * sha256      = sha256(canonicalJson(record without `sha256`))
  * prev_sha256 = sha256(canonicalJson(previous record, whole)) — null for seq 1
@@ -12,13 +13,11 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { canonicalJson, canonicalJsonWithout, sha256Hex } from '../core/canonical.js';
+import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
-import { atomicWriteFile, readRegularFileSync } from './workspace.js';
+import { atomicWriteFile, IO_CONCURRENCY, mapLimit, readRegularFile } from './workspace.js';
 import { traceDir, traceDirName, type ChainKind } from './layout.js';
 import { withFileLock } from './file-lock.js';
-
-
 
 interface Head {
   seq: number;
@@ -109,8 +108,9 @@ export class TraceStore<K extends ChainKind> {
     if (head.pending) {
       // A crash between writing the trace and the head: adopt the trace if it is the next link.
       const rec = await readJson(path.join(this.dir, head.pending.file));
-      if (rec && rec.seq === head.pending.seq && rec.prev_sha256 === head.sha256 && recordHash(rec) === rec.sha256) {
-        return { seq: head.pending.seq, sha256: wholeHash(rec), file: head.pending.file };
+      const hashes = rec && linkHashes(rec);
+      if (rec && hashes && rec.seq === head.pending.seq && rec.prev_sha256 === head.sha256 && hashes.record === rec.sha256) {
+        return { seq: head.pending.seq, sha256: hashes.whole, file: head.pending.file };
       }
       return { seq: head.seq, sha256: head.sha256, file: head.file };
     }
@@ -120,12 +120,14 @@ export class TraceStore<K extends ChainKind> {
   /** No head file (first use, or deleted): take the highest seq on disk. */
   private async rebuildHead(): Promise<Head> {
     const entries = await listTraceFiles(this.dir);
-    let best: { seq: number; rec: Record<string, unknown>; file: string } | null = null;
-    for (const file of entries) {
-      const rec = await readJson(path.join(this.dir, file));
-      if (rec && typeof rec.seq === 'number' && (!best || rec.seq > best.seq)) best = { seq: rec.seq, rec, file };
+    let best: { seq: number; whole: string; file: string } | null = null;
+    const recs = await mapLimit(entries, IO_CONCURRENCY, (file) => readJson(path.join(this.dir, file)));
+    for (const [i, file] of entries.entries()) {
+      const rec = recs[i];
+      const whole: string | undefined = rec && typeof rec.seq === 'number' && (!best || rec.seq > best.seq) ? linkHashes(rec)?.whole : undefined;
+      if (whole) best = { seq: rec!.seq as number, whole, file };
     }
-    return best ? { seq: best.seq, sha256: wholeHash(best.rec), file: best.file } : { seq: 0, sha256: null, file: null };
+    return best ? { seq: best.seq, sha256: best.whole, file: best.file } : { seq: 0, sha256: null, file: null };
   }
 
   /** Every trace file, parsed, sorted by seq (unparseable files are returned with an error). */
@@ -133,17 +135,15 @@ export class TraceStore<K extends ChainKind> {
     const entries = await listTraceFiles(this.dir);
     const schema = schemaFor(this.kind);
     const out: Array<{ file: string; record: TraceRecord<K> | null; error: string | null }> = [];
-    const add = (file: string, raw: Record<string, unknown> | null): void => {
+    const raws = await mapLimit(entries, IO_CONCURRENCY, (name) => readJson(path.join(this.dir, name)));
+    entries.forEach((file, i) => {
+      const raw = raws[i]!;
       const parsed = schema.safeParse(raw);
       out.push(
         parsed.success
           ? { file, record: parsed.data as TraceRecord<K>, error: null }
           : { file, record: null, error: raw ? 'does not match the trace schema' : 'not valid JSON' },
       );
-    };
-    await forEachSliced(entries, (name) => {
-      const read = readUtf8(path.join(this.dir, name));
-      add(name, typeof read === 'string' ? jsonObject(read) : null);
     });
     return out.sort((a, b) => (a.record?.seq ?? Infinity) - (b.record?.seq ?? Infinity) || a.file.localeCompare(b.file));
   }
@@ -229,8 +229,9 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
   // Only the links of a good trace are kept (not the parsed record), so records die young.
   type Good = { file: string; prev: string | null; seq: number; whole: string };
   const all: Good[] = [];
-  // Files are checked one by one in name order (problems are reported in that order).
-  const check = (file: string, text: string | null, readError: string | null): void => {
+  const check = (file: string, read: string | Error): ChainProblem | Good => {
+    const text = typeof read === 'string' ? read : null;
+    const readError = typeof read === 'string' ? null : read.message;
     let rec: Record<string, unknown> | null = null;
     let err: string | null = readError;
     if (text !== null) {
@@ -241,27 +242,25 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
       }
     }
     if (!rec) {
-      problems.push({ kind: 'unparseable', file, seq: null, message: `${file}: ${err}` });
-      return;
+      return { kind: 'unparseable', file, seq: null, message: `${file}: ${err}` };
     }
     const parsed = schema.safeParse(rec);
     if (!parsed.success) {
-      problems.push({ kind: 'unparseable', file, seq: typeof rec.seq === 'number' ? rec.seq : null, message: `${file}: does not match the ${kind} trace schema` });
-      return;
+      return { kind: 'unparseable', file, seq: typeof rec.seq === 'number' ? rec.seq : null, message: `${file}: does not match the ${kind} trace schema` };
     }
-    // recordHash(rec) and wholeHash(rec) from one canonicalisation of the record.
-    const canonical = canonicalJsonWithout(rec, 'sha256');
-    if (sha256Hex(canonical.without) !== rec.sha256) {
-      problems.push({ kind: 'modified', file, seq: rec.seq as number, message: `${file}: content does not match its sha256 (modified after it was written)` });
-      return;
+    const hashes = linkHashes(rec);
+    if (!hashes || hashes.record !== rec.sha256) {
+      return { kind: 'modified', file, seq: rec.seq as number, message: `${file}: content does not match its sha256 (modified after it was written)` };
     }
-    all.push({ file, prev: rec.prev_sha256 as string | null, seq: rec.seq as number, whole: sha256Hex(canonical.whole) });
+    return { file, prev: rec.prev_sha256 as string | null, seq: rec.seq as number, whole: hashes.whole };
   };
-  await forEachSliced(files, (name) => {
-    const read = readUtf8(path.join(dir, name));
-    if (typeof read === 'string') check(name, read, null);
-    else check(name, null, read.message);
-  });
+  // Each file is checked as soon as it is read (the checks interleave with the reads, so the
+  // event loop is never held for the whole chain); problems are reported in name order.
+  const checked = await mapLimit(files, IO_CONCURRENCY, async (name) => check(name, await readUtf8(path.join(dir, name))));
+  for (const c of checked) {
+    if ('kind' in c) problems.push(c);
+    else all.push(c);
+  }
   all.sort((a, b) => a.seq - b.seq || a.file.localeCompare(b.file));
   const byWhole = new Map(all.map((g) => [g.whole, g]));
 
@@ -350,7 +349,7 @@ function parseHead(text: string): Head | null {
 }
 
 async function readText(file: string): Promise<string | null> {
-  const read = readUtf8(file);
+  const read = await readUtf8(file);
   return typeof read === 'string' ? read : null;
 }
 
@@ -367,43 +366,30 @@ async function listTraceFiles(dir: string): Promise<string[]> {
 }
 
 /**
- * Read a trace file as UTF-8, synchronously (for thousands of small files several times
- * faster than fs.promises, whose open/fstat/read/close each go through the thread pool;
- * callers yield to the event loop between files, forEachSliced). A symlink is followed, as
- * before; anything that is not a regular file in the end (a FIFO, a folder, a device) is
- * not read (it could block forever) but returned as an Error, which the caller reports.
+ * Read a trace file as UTF-8. A symlink is followed, as before; anything that is not a regular
+ * file in the end (a FIFO, a folder, a device) is not read but returned as an Error, which the
+ * caller reports. Security: a FIFO named like a trace must never hang a verify or a read.
  */
-function readUtf8(file: string): string | Error {
+async function readUtf8(file: string): Promise<string | Error> {
   try {
-    const data = readRegularFileSync(file, { followSymlinks: true });
+    const data = await readRegularFile(file, { followSymlinks: true });
     return Buffer.isBuffer(data) ? data.toString('utf8') : new Error('not a regular file (a folder, FIFO, socket or device; not read)');
   } catch (e) {
     return e instanceof Error ? e : new Error(String(e));
   }
 }
 
-/** Synchronous work between two yields to the event loop in forEachSliced. */
-const SLICE_MS = 10;
-
-/**
- * Run fn over items in order, one at a time (awaiting it when it returns a promise), and
- * yield to the event loop about every SLICE_MS of work, so that reading and checking
- * thousands of files keeps a server responsive to its other requests.
- */
-export async function forEachSliced<T>(items: readonly T[], fn: (item: T, index: number) => void | Promise<void>): Promise<void> {
-  let sliceStart = performance.now();
-  for (let i = 0; i < items.length; i++) {
-    const pending = fn(items[i]!, i);
-    if (pending) await pending;
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
+/** Both hashes of a record, or null when it has no canonical form (NaN, a lone surrogate). */
+function linkHashes(rec: Record<string, unknown>): { record: string; whole: string } | null {
+  try {
+    return { record: recordHash(rec), whole: wholeHash(rec) };
+  } catch {
+    return null;
   }
 }
 
 async function readJson(file: string): Promise<Record<string, unknown> | null> {
-  const text = readUtf8(file);
+  const text = await readUtf8(file);
   return typeof text === 'string' ? jsonObject(text) : null;
 }
 
@@ -432,24 +418,10 @@ function safeLabel(label: string): string {
   return label.replace(/[^a-z0-9-]/gi, '-').slice(0, 40) || 'trace';
 }
 
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= items.length) return;
-      out[i] = await fn(items[i]!);
-    }
-  });
-  await Promise.all(workers);
-  return out;
-}
-
 /**
  * One trace file's text, byte for byte, read the way the store reads its own files: a FIFO,
  * folder or device is returned as an Error instead of blocking the process.
  */
-export function readTraceText(abs: string): string | Error {
+export function readTraceText(abs: string): Promise<string | Error> {
   return readUtf8(abs);
 }

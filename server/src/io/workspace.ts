@@ -1,4 +1,4 @@
-import { closeSync, constants as fsConstants, fstatSync, openSync, promises as fsp, readFileSync, statSync } from 'node:fs';
+import { constants as fsConstants, promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
@@ -176,33 +176,33 @@ export async function inSlices<T>(items: readonly T[], fn: (item: T, index: numb
   }
 }
 
-/** What readRegularFileSync found instead of a regular file's bytes. */
+/** What readRegularFile found instead of a regular file's bytes. */
 export type NotRead = { notRegular: true } | { tooLarge: number };
 
 /**
- * Read a regular file synchronously, without ever blocking on something that is not one:
- * the file is opened with O_NONBLOCK (a FIFO, even one swapped in after a folder listing, opens
- * at once instead of waiting for a writer) and, unless `followSymlinks`, O_NOFOLLOW (a symlink
- * is not regular); then fstat on that very descriptor decides, so the kind and the size that
- * are checked are those of what is read.
+ * Read a regular file without ever blocking on something that is not one: the file is opened
+ * with O_NONBLOCK (a FIFO, even one swapped in after a folder listing, opens at once instead of
+ * waiting for a writer) and, unless `followSymlinks`, O_NOFOLLOW (a symlink is not regular);
+ * then fstat on that very descriptor decides, so the kind and the size that are checked are
+ * those of what is read.
  * Other errors (ENOENT, EACCES, …) are thrown as fs throws them.
  */
-export function readRegularFileSync(abs: string, opts: { maxBytes?: number; followSymlinks?: boolean } = {}): Buffer | NotRead {
+export async function readRegularFile(abs: string, opts: { maxBytes?: number; followSymlinks?: boolean } = {}): Promise<Buffer | NotRead> {
   const maxBytes = opts.maxBytes ?? Infinity;
-  let fd: number;
+  let handle: fsp.FileHandle;
   try {
-    fd = openSync(abs, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (opts.followSymlinks ? 0 : (fsConstants.O_NOFOLLOW ?? 0)));
+    handle = await fsp.open(abs, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (opts.followSymlinks ? 0 : (fsConstants.O_NOFOLLOW ?? 0)));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ELOOP') return { notRegular: true };
     throw e;
   }
   try {
-    const st = fstatSync(fd);
+    const st = await handle.stat();
     if (!st.isFile()) return { notRegular: true };
     if (st.size > maxBytes) return { tooLarge: st.size };
-    return readFileSync(fd);
+    return await handle.readFile();
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }
 

@@ -86,7 +86,7 @@ async function readTraceFile(root: string, chain: ChainKind, file: string): Prom
   if (rel.startsWith('..') || path.isAbsolute(rel)) {
     throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} resolves outside .copilot-state/.`);
   }
-  const text = readTraceText(real);
+  const text = await readTraceText(real);
   if (text instanceof Error) {
     const code = (text as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new McpError(RESOURCE_NOT_FOUND, `No trace ${traceDirName(chain)}/${file}.`);
