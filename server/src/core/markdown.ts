@@ -28,13 +28,16 @@ const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 const CH_LF = 0x0a;
 const CH_CR = 0x0d;
 
-/** `---` (or `...` when `allowDots`) followed by nothing but spaces and tabs. */
+/** A line (with its line break) that is `---` (or `...` when `allowDots`) and then only spaces and tabs. */
 function isFrontMatterFence(bytes: Uint8Array, start: number, end: number, allowDots: boolean): boolean {
   if (end - start < 3) return false;
   const c = bytes[start];
   if (!(c === 0x2d || (allowDots && c === 0x2e))) return false;
   if (bytes[start + 1] !== c || bytes[start + 2] !== c) return false;
-  for (let p = start + 3; p < end; p++) if (bytes[p] !== 0x20 && bytes[p] !== 0x09) return false;
+  for (let p = start + 3; p < end; p++) {
+    const d = bytes[p];
+    if (d !== 0x20 && d !== 0x09 && d !== CH_LF && d !== CH_CR) return false;
+  }
   return true;
 }
 
@@ -48,16 +51,14 @@ export function parseMarkdown(bytes: Uint8Array): ParsedMarkdown {
   const bom = size >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
   const bomLen = bom ? 3 : 0;
 
-  // The line table: where each line starts and where its text ends (before its line break).
+  // The line table: where each line starts. CRLF is one line break, as for markdown-it.
   const lineStarts: number[] = size > 0 ? [0] : [];
-  const lineEnds: number[] = [];
   let lf = 0;
   let crlf = 0;
   let cr = 0;
   for (let i = bomLen; i < size; i++) {
     const c = bytes[i];
     if (c !== CH_LF && c !== CH_CR) continue;
-    lineEnds.push(i);
     if (c === CH_LF) lf++;
     else if (bytes[i + 1] === CH_LF) {
       crlf++;
@@ -65,7 +66,6 @@ export function parseMarkdown(bytes: Uint8Array): ParsedMarkdown {
     } else cr++;
     if (i + 1 < size) lineStarts.push(i + 1);
   }
-  if (lineEnds.length < lineStarts.length) lineEnds.push(size);
   const kinds = (lf ? 1 : 0) + (crlf ? 1 : 0) + (cr ? 1 : 0);
   const lineEnding: LineEnding = kinds === 0 ? 'none' : kinds > 1 ? 'mixed' : lf ? 'lf' : crlf ? 'crlf' : 'cr';
   const lineByteStart = (line: number): number => (line === 0 ? bomLen : line < lineStarts.length ? lineStarts[line]! : size);
@@ -73,9 +73,9 @@ export function parseMarkdown(bytes: Uint8Array): ParsedMarkdown {
   // YAML front matter: `---` on the first line, closed by `---` or `...` on a later line.
   let frontMatter: ParsedMarkdown['frontMatter'] = null;
   let firstLine = 0;
-  if (lineStarts.length > 1 && isFrontMatterFence(bytes, bomLen, lineEnds[0]!, false)) {
+  if (lineStarts.length > 1 && isFrontMatterFence(bytes, bomLen, lineStarts[1]!, false)) {
     for (let line = 1; line < lineStarts.length; line++) {
-      if (isFrontMatterFence(bytes, lineStarts[line]!, lineEnds[line]!, true)) {
+      if (isFrontMatterFence(bytes, lineStarts[line]!, lineByteStart(line + 1), true)) {
         firstLine = line + 1;
         const end = lineByteStart(firstLine);
         frontMatter = { start: 0, end, raw: utf8.decode(bytes.subarray(bomLen, end)) };
