@@ -1,5 +1,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineOfOffset, parseMarkdown, sectionId, splitLevel, splitSections } from '../../server/src/core/markdown.js';
 import type { Section } from '../../server/src/core/types.js';
@@ -111,6 +112,54 @@ describe('parseMarkdown: headings', () => {
     expect(h.end).toBe(b('前言\n\n## 日本語の見出し 🚀\n').length);
     expect(p.size).toBe(b(src).length);
   });
+
+  it('fences full of `#`: none of their lines is a heading, whatever the line endings', () => {
+    const fenced = ['```md', '# one', '## two', '### three', '#', 'Setext?', '===', '---', '```'];
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const src = ['# Before', ...fenced, '~~~', '# inside tildes', '```', '# still inside', '~~~', '## After', ''].join(eol);
+      expect(heads(src)).toEqual([
+        [1, 1, 'Before'],
+        [2, 16, 'After'],
+      ]);
+    }
+  });
+
+  it('CJK setext and ATX headings: text decoded, byte ranges cover the whole heading lines', () => {
+    for (const eol of ['\n', '\r\n', '\r']) {
+      const lines = ['中文标题', '========', '正文', '', '## 한국어 제목 ##', '본문'];
+      const src = lines.join(eol);
+      const p = parseMarkdown(b(src));
+      expect(p.headings.map((h) => [h.level, h.line, h.text, h.style])).toEqual([
+        [1, 1, '中文标题', 'setext'],
+        [2, 5, '한국어 제목', 'atx'],
+      ]);
+      const [setext, atx] = p.headings;
+      expect([setext!.start, setext!.end]).toEqual([0, b(lines.slice(0, 2).join(eol) + eol).length]);
+      expect(atx!.start).toBe(b(lines.slice(0, 4).join(eol) + eol).length);
+      expect(atx!.end).toBe(b(lines.slice(0, 5).join(eol) + eol).length);
+    }
+  });
+
+  it('a heading on the last line without a line break ends at the end of the file', () => {
+    const p = parseMarkdown(b('text\n\n## Last'));
+    expect(p.headings).toEqual([{ level: 2, text: 'Last', style: 'atx', start: 6, end: 13, line: 3 }]);
+  });
+
+  it('NUL in a heading reads as U+FFFD; invalid UTF-8 neither throws nor moves offsets', () => {
+    expect(heads('# a\0b\n')).toEqual([[1, 1, 'a\uFFFDb']]);
+    const bytes = new Uint8Array([0x23, 0x20, 0xe3, 0x0a, 0xff, 0x0a, 0x23, 0x20, 0x78, 0x0a]);
+    const p = parseMarkdown(bytes);
+    expect(p.headings.map((h) => [h.line, h.text, h.start, h.end])).toEqual([
+      [1, '\uFFFD', 0, 4],
+      [3, 'x', 6, 10],
+    ]);
+  });
+
+  it('a BOM after front matter is text, not a BOM', () => {
+    const p = parseMarkdown(b('---\na: 1\n---\n\uFEFF# x\n'));
+    expect(p.bom).toBe(false);
+    expect(p.headings).toEqual([]);
+  });
 });
 
 describe('parseMarkdown: bytes, lines, BOM, front matter', () => {
@@ -168,6 +217,17 @@ describe('parseMarkdown: bytes, lines, BOM, front matter', () => {
     expect(parseMarkdown(b('text\n---\nx\n---\n')).frontMatter).toBeNull();
     expect(heads('---\nFoo\n---\n')).toEqual([]); // closed: front matter
     expect(parseMarkdown(b(' ---\nFoo\n---\n')).frontMatter).toBeNull();
+  });
+
+  it('BOM, CRLF and front matter together: headings after the front matter, raw offsets', () => {
+    const bytes = b('\uFEFF---\r\napplyTo: "**"\r\n---\r\n# Title\r\nbody\r\n');
+    const p = parseMarkdown(bytes);
+    expect(p.frontMatter?.end).toBe(3 + 5 + 15 + 5);
+    expect(p.headings).toEqual([{ level: 1, text: 'Title', style: 'atx', start: 28, end: 37, line: 4 }]);
+    expect(splitSections('x.md', bytes, p, 1).map((s) => [s.kind, s.ranges[0]])).toEqual([
+      ['frontmatter', { start: 0, end: 28 }],
+      ['heading', { start: 28, end: bytes.length }],
+    ]);
   });
 });
 
@@ -296,5 +356,75 @@ describe('corpus: sections re-concatenate to the original bytes', () => {
     expect(read('ckangpu__smart-enforcement-collab-platform__.github__copilot-instructions.md').lineEnding).toBe('cr');
     expect(read('cjsilvadf__tour-of-heroes-dotnet-api__.github__copilot-instructions.md').lineEnding).toBe('crlf');
     expect(read('ckRine__calendrier.chaulacel__.github__copilot-instructions.md').frontMatter).not.toBeNull();
+  });
+
+  it.each(corpusFiles)('%s with CRLF and with CR-only line endings: same headings, same bytes back', (name) => {
+    const bytes = new Uint8Array(readFileSync(path.join(CORPUS, name)));
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    const lf = parseMarkdown(b(text.replace(/\r\n|\r/g, '\n'))).headings.map((h) => [h.level, h.line, h.text]);
+    for (const eol of ['\r\n', '\r']) {
+      const converted = b(text.replace(/\r\n|\r|\n/g, eol));
+      const p = parseMarkdown(converted);
+      expect(p.headings.map((h) => [h.level, h.line, h.text])).toEqual(lf);
+      expectContiguous(converted, splitSections(name, converted, p, 1));
+    }
+  });
+});
+
+// Documents made of the hard shapes, in any line ending, with or without BOM and front matter.
+const shapeLine = fc.constantFrom(
+  '# h1', '## 日本語 ##', '### c', '#no', '    # code', 'para', 'Setext', '===', '---', '```', '~~~', '    ```',
+  '> # quoted', '- # in item', '1. item', '  # lazy?', '<div>', '</div>', '<!--', '-->', 'a | b', '--- | ---',
+  '[ref]: /url', '', '   ', '\t', '中文', '🚀 emoji', '\u3000', '#\t\ttab',
+);
+const shapeDoc = fc
+  .record({
+    bom: fc.boolean(),
+    frontMatter: fc.boolean(),
+    lines: fc.array(shapeLine, { maxLength: 30 }),
+    eols: fc.array(fc.constantFrom('\n', '\r\n', '\r'), { minLength: 32, maxLength: 32 }),
+    finalEol: fc.boolean(),
+  })
+  .map((d) => {
+    const lines = [...(d.frontMatter ? ['---', 'applyTo: "**"', '---'] : []), ...d.lines];
+    return (d.bom ? '\uFEFF' : '') + lines.map((l, i) => l + (i < lines.length - 1 || d.finalEol ? d.eols[i % 32] : '')).join('');
+  });
+
+describe('generated documents (fast-check)', () => {
+  it('sections re-concatenate to the original bytes; headings start at their line and hold their text', () => {
+    fc.assert(
+      fc.property(shapeDoc, (s) => {
+        const bytes = b(s);
+        const p = parseMarkdown(bytes);
+        expectContiguous(bytes, splitSections('x.md', bytes, p, 1));
+        for (const h of p.headings) {
+          expect(h.start).toBe(h.line === 1 && p.bom ? 3 : p.lineStarts[h.line - 1]);
+          expect(h.end).toBeGreaterThan(h.start);
+          const raw = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(h.start, h.end));
+          for (const word of h.text.split(/\s+/).filter(Boolean)) expect(raw).toContain(word);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('line endings do not change the headings', () => {
+    fc.assert(
+      fc.property(shapeDoc, (s) => {
+        const lf = heads(s.replace(/\r\n|\r/g, '\n'));
+        expect(heads(s)).toEqual(lf);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('random bytes never throw and still re-concatenate', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 400 }), (bytes) => {
+        const sections = splitSections('x.md', bytes, parseMarkdown(bytes), 1);
+        expect(concat(bytes, sections).equals(Buffer.from(bytes))).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });
