@@ -47,7 +47,7 @@ export function registerProposeCommand(program: Command, io: CliIo): void {
         data: proposeResult(facts, fallbackNarration(planText(facts)), recovery),
         text: [
           recovery ? `Recovery: ${recovery.message}\n` : '',
-          planText(facts, 'approve it from an MCP client (onboarding_approve asks the human); the CLI never approves.'),
+          planText(facts, proposed ? 'approve it from an MCP client (onboarding_approve asks the human); the CLI never approves.' : 'nothing to approve.'),
         ].join(''),
         summary: proposed ? `migration proposed (${plan.operations.length} operation(s), plan ${plan.planId})` : `nothing to migrate (pattern ${plan.pattern})`,
       };
