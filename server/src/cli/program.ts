@@ -14,6 +14,8 @@ import { registerRollbackCommand } from './rollback.js';
 import { registerSchemasCommand } from './schemas.js';
 import { registerStatusCommand } from './status.js';
 import { registerTracesCommand } from './traces.js';
+import { registerAnalyzeCommand } from './analyze.js';
+import { registerProposeCommand } from './propose.js';
 
 export function buildProgram(io: CliIo): Command {
   const program = new Command();
@@ -55,6 +57,8 @@ export function buildProgram(io: CliIo): Command {
   registerTracesCommand(program, io);
   registerRollbackCommand(program, io);
   registerSchemasCommand(program, io);
+  registerAnalyzeCommand(program, io);
+  registerProposeCommand(program, io);
 
   return program;
 }

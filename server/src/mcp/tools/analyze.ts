@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Analysis, RefusedSource, Snapshot } from '../../core/types.js';
 import { narrate } from '../narrate.js';
 import { updateState } from '../../io/state.js';
 import { snapshotAndAnalyze } from '../../app/propose.js';
 import { recover } from '../../app/recover.js';
+import { analysisFacts, analysisText, analyzeResult } from '../../app/results.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
@@ -38,44 +38,6 @@ export const analyzeOutput = {
   recovery: recoveryShape,
 };
 
-export function analysisFacts(workspace: string, snapshot: Snapshot, a: Analysis) {
-  return {
-    workspace,
-    pattern: a.pattern,
-    sources: a.sources,
-    refused: snapshot.refused.map((r: RefusedSource) => ({ path: r.path, kind: r.kind, reason: r.reason })),
-    sections: a.sections.map((s) => ({
-      id: s.id,
-      title: s.title,
-      kind: s.kind,
-      level: s.level,
-      proposed: s.proposed,
-      startLine: s.startLine,
-      endLine: s.endLine,
-      bytes: s.ranges.reduce((n, r) => n + (r.end - r.start), 0),
-    })),
-    problems: a.problems,
-    existingInstructions: a.existingInstructions,
-    otherAgentFiles: a.otherAgentFiles,
-  };
-}
-
-export function analysisText(f: ReturnType<typeof analysisFacts>): string {
-  const lines = [`Pattern: ${f.pattern}.`];
-  for (const s of f.sources) lines.push(`Source ${s.path} (${s.kind}): ${s.chars.toLocaleString('en-US')} characters, ${s.lines} lines.`);
-  for (const r of f.refused) lines.push(`Refused ${r.path}: ${r.reason}.`);
-  if (f.sections.length) {
-    lines.push(`${f.sections.length} section(s):`);
-    for (const s of f.sections.slice(0, 60)) lines.push(`  ${s.id}  "${s.title}"  lines ${s.startLine}-${s.endLine}${s.proposed ? '  (proposed topic group)' : ''}`);
-    if (f.sections.length > 60) lines.push(`  … and ${f.sections.length - 60} more`);
-  }
-  lines.push(f.problems.length ? `${f.problems.length} problem(s):` : 'No problems found.');
-  for (const p of f.problems.slice(0, 30)) lines.push(`  ${p.severity} ${p.code}: ${p.message}${p.lines.length ? ` (line ${p.lines.slice(0, 6).join(', ')})` : ''}`);
-  if (f.otherAgentFiles.length) lines.push(`Other agents' files found (reported only): ${f.otherAgentFiles.join(', ')}.`);
-  lines.push('Next: onboarding_propose builds a plan (it changes no instruction file).');
-  return lines.join('\n');
-}
-
 export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
   mcp.registerTool(
     'onboarding_analyze',
@@ -107,7 +69,7 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
         const texts = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : fallback].join('');
-        return success(texts, { ...facts, narration, recovery });
+        return success(texts, analyzeResult(facts, narration, recovery));
       }),
   );
 }

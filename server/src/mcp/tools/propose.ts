@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { OverrideSchema, type Plan } from '../../schemas/plan.js';
+import { OverrideSchema } from '../../schemas/plan.js';
 import { narrate } from '../narrate.js';
 import { propose } from '../../app/propose.js';
 import { recover } from '../../app/recover.js';
+import { planFacts, planText, proposeResult } from '../../app/results.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
@@ -48,48 +49,6 @@ export const proposeOutput = {
   recovery: recoveryShape,
 };
 
-export function planFacts(plan: Plan, planFile: string) {
-  return {
-    planId: plan.planId,
-    sha256: plan.sha256,
-    planFile,
-    pattern: plan.pattern,
-    risk: plan.risk,
-    riskReasons: plan.riskReasons,
-    nothingToMigrate: plan.operations.length === 0,
-    operations: plan.operations.map((o) => ({ op: o.op, path: o.path, size: o.size, sha256: o.sha256 })),
-    sections: plan.sections.map((s) => ({
-      id: s.id,
-      title: s.title,
-      startLine: s.startLine,
-      endLine: s.endLine,
-      destination: s.destination,
-      applyTo: s.applyTo,
-      evidence: s.evidence,
-      decidedBy: s.decidedBy,
-      proposed: s.proposed,
-    })),
-    problems: plan.problems,
-    lossless: { ok: plan.lossless.ok, coveredSources: plan.lossless.coveredSources },
-  };
-}
-
-export function planText(f: ReturnType<typeof planFacts>): string {
-  const lines = [`Plan ${f.planId} (sha256 ${f.sha256.slice(0, 12)}…), stored in ${f.planFile}. Pattern: ${f.pattern}. Risk: ${f.risk}.`];
-  if (f.nothingToMigrate) lines.push('Nothing to migrate: no section has a confident path scope, or the repository is already migrated.');
-  lines.push('', '| section | lines | destination | applyTo | evidence |', '|---|---|---|---|---|');
-  for (const s of f.sections.slice(0, 80)) {
-    lines.push(`| ${s.title.replace(/\|/g, '\\|').slice(0, 60)} | ${s.startLine}-${s.endLine} | ${s.destination} | ${s.applyTo ? `"${s.applyTo}"` : '(repo-wide)'} | ${s.evidence.slice(0, 3).join('; ').replace(/\|/g, '\\|') || '—'} |`);
-  }
-  if (f.sections.length > 80) lines.push(`| … ${f.sections.length - 80} more | | | | |`);
-  lines.push('', 'Operations:');
-  for (const o of f.operations) lines.push(`  ${o.op.padEnd(6)} ${o.path} (${o.size.toLocaleString('en-US')} bytes)`);
-  if (!f.operations.length) lines.push('  none');
-  lines.push(f.lossless.ok ? 'Lossless check passed: every source byte lands in exactly one output, in order.' : 'Lossless check FAILED.');
-  lines.push('Nothing was changed. Next: onboarding_approve asks the human to approve this exact plan.');
-  return lines.join('\n');
-}
-
 export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
   mcp.registerTool(
     'onboarding_propose',
@@ -123,7 +82,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
         const text = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : fallback].join('');
-        return success(text, { ...facts, narration, recovery });
+        return success(text, proposeResult(facts, narration, recovery));
       }),
   );
 }

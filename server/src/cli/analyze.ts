@@ -1,0 +1,131 @@
+/**
+ * `copilot-onboarding analyze`: the findings of onboarding_analyze for a terminal or CI, and the
+ * survey loop that `analyze` and `propose` share: several repositories in one process, a
+ * progress line per repository on stderr, one JSON line per repository on stdout with `--json`.
+ * A repository that cannot be surveyed is reported on its own line and the others go on.
+ *
+ * analyze reads only: unlike the MCP tool it neither runs crash recovery nor records the
+ * pattern in onboarding.json, so surveying a repository leaves no trace in it.
+ */
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import { snapshotAndAnalyze } from '../app/propose.js';
+import { analysisFacts, analysisText, analyzeResult, fallbackNarration } from '../app/results.js';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
+import { pendingRecovery } from '../io/migration.js';
+import { CliExit, ExitCode, exitCodeFor, type CliIo } from './common.js';
+
+/** Exit codes of analyze and propose on top of the common ones: a migration is proposed. */
+export const SurveyExit = { NOTHING_TO_DO: ExitCode.OK, PROPOSED: 10 } as const;
+
+export interface SurveyOptions {
+  workspace: string[];
+  workspacesFrom?: string;
+  json?: boolean;
+}
+
+/** What one repository gave: its exit code, the tool's structuredContent, the text for a person. */
+export interface RepoResult {
+  exitCode: number;
+  data: Record<string, unknown>;
+  text: string;
+  /** The progress line's verdict, e.g. "migration proposed (3 operations)". */
+  summary: string;
+}
+
+const NEXT = 'Point --workspace (or a line of --workspaces-from) at a repository folder you can read.';
+
+export function addSurveyOptions(cmd: Command): Command {
+  return cmd
+    .option('-w, --workspace <dir>', 'repository folder; repeat to survey several (else COPILOT_ONBOARDING_WORKSPACE, else the current folder)', (v: string, prev: string[]) => [...prev, v], [] as string[])
+    .option('--workspaces-from <file>', 'read repository folders from <file>, one a line (blank lines and # comments ignored)')
+    .option('--json', "one JSON line per repository: {ok, command, workspace, exitCode, data}, data being the MCP tool's structuredContent");
+}
+
+/** The folders to survey, resolved against the current folder, in the order given. */
+function workspaces(o: SurveyOptions, io: CliIo): string[] {
+  const listed = [...o.workspace];
+  if (o.workspacesFrom) {
+    let text: string;
+    try {
+      text = readFileSync(path.resolve(io.cwd, o.workspacesFrom), 'utf8');
+    } catch (e) {
+      throw new OnboardingError(ErrorCode.INVALID_INPUT, `The list of workspaces ${o.workspacesFrom} cannot be read: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
+        next: 'Give a text file with one repository folder a line.',
+      });
+    }
+    listed.push(...text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+    if (!listed.length) throw new OnboardingError(ErrorCode.INVALID_INPUT, `The list of workspaces ${o.workspacesFrom} names no folder.`, { next: NEXT });
+  }
+  if (!listed.length) listed.push(io.env.COPILOT_ONBOARDING_WORKSPACE || io.cwd);
+  return listed.map((w) => path.resolve(io.cwd, w));
+}
+
+/** Refuse, before anything is read or written, a workspace that is missing, a file, or unreadable. */
+function assertSurveyable(root: string): void {
+  let st;
+  try {
+    st = statSync(root);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be reached (permission denied)' : `cannot be read (${code ?? String(e)})`;
+    throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} ${why}.`, { next: NEXT });
+  }
+  if (!st.isDirectory()) throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} is ${st.isFile() ? 'a file, not a folder' : 'not a folder'}.`, { next: NEXT });
+  try {
+    accessSync(root, constants.R_OK | constants.X_OK);
+  } catch {
+    throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} cannot be read (permission denied).`, { next: NEXT });
+  }
+}
+
+/** Bad input outranks a refusal, which outranks "a migration is proposed". */
+const PRECEDENCE: number[] = [ExitCode.USAGE, ExitCode.VERIFY_FAILED, ExitCode.REFUSED, SurveyExit.PROPOSED, ExitCode.OK];
+
+/** Run `each` on every workspace in turn; ends with the most severe exit code of all. */
+export async function survey(command: string, o: SurveyOptions, io: CliIo, each: (root: string) => Promise<RepoResult>): Promise<void> {
+  const roots = workspaces(o, io);
+  const many = roots.length > 1;
+  const codes: number[] = [];
+  for (const [i, root] of roots.entries()) {
+    const tag = many ? `[${i + 1}/${roots.length}] ${root}: ` : '';
+    let line: Record<string, unknown>;
+    try {
+      assertSurveyable(root);
+      const r = await each(root);
+      codes.push(r.exitCode);
+      line = { ok: true, command, workspace: root, exitCode: r.exitCode, data: r.data };
+      if (many) io.stderr.write(`${tag}${r.summary}\n`);
+      if (!o.json) io.stdout.write(`${many ? `== ${root}\n` : ''}${r.text}\n${many ? '\n' : ''}`);
+    } catch (e) {
+      const err = e instanceof OnboardingError ? e : new OnboardingError(ErrorCode.INTERNAL, `Unexpected error: ${e instanceof Error ? e.message : String(e)}`);
+      const code = e instanceof OnboardingError ? exitCodeFor(e) : ExitCode.REFUSED;
+      codes.push(code);
+      line = { ok: false, command, workspace: root, error: { code: err.code, message: err.message, next: err.next ?? null }, exitCode: code };
+      io.stderr.write(`${tag}${err.code}: ${err.message}${err.next && !many ? `\n${err.next}` : ''}\n`);
+    }
+    if (o.json) io.stdout.write(JSON.stringify(line) + '\n');
+  }
+  const worst = PRECEDENCE.find((c) => codes.includes(c)) ?? Math.max(...codes);
+  if (worst !== ExitCode.OK) throw new CliExit(worst);
+}
+
+export function registerAnalyzeCommand(program: Command, io: CliIo): void {
+  addSurveyOptions(program.command('analyze').description('Show the pattern, sections and problems of the instruction files (reads only; writes nothing).')).action(
+    async (o: SurveyOptions) =>
+      survey('analyze', o, io, async (root) => {
+        const pending = await pendingRecovery(root);
+        if (pending) io.stderr.write(`note: ${pending} The analysis shows the files as they are now.\n`);
+        const { snapshot, analysis } = await snapshotAndAnalyze(root);
+        const facts = analysisFacts(root, snapshot, analysis);
+        const fallback = analysisText(facts);
+        return {
+          exitCode: ExitCode.OK,
+          data: analyzeResult(facts, fallbackNarration(fallback), null),
+          text: analysisText(facts, '`copilot-onboarding propose` stores a plan (it changes no instruction file).'),
+          summary: `pattern ${facts.pattern}, ${facts.sections.length} section(s), ${facts.problems.length} problem(s)`,
+        };
+      }),
+  );
+}

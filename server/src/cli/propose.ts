@@ -1,0 +1,56 @@
+/**
+ * `copilot-onboarding propose [--override JSON]…`: the plan of onboarding_propose for a terminal
+ * or CI, made by the same engine and stored the same way (the plan file in .copilot-state/plans/
+ * and the onboarding.json update). It changes no instruction file and has no way to approve:
+ * approval stays a human answer to an MCP elicitation form. Like every tool, it first finishes
+ * or undoes a migration or rollback that was interrupted.
+ */
+import type { Command } from 'commander';
+import { propose } from '../app/propose.js';
+import { recover } from '../app/recover.js';
+import { fallbackNarration, planFacts, planText, proposeResult } from '../app/results.js';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
+import type { Override } from '../schemas/plan.js';
+import type { CliIo } from './common.js';
+import { addSurveyOptions, survey, SurveyExit, type SurveyOptions } from './analyze.js';
+
+/** Each --override is one JSON object or an array of them; the plan builder validates their fields. */
+function parseOverrides(values: string[]): Override[] {
+  return values.flatMap((v) => {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(v);
+    } catch {
+      throw new OnboardingError(ErrorCode.INVALID_INPUT, `--override ${JSON.stringify(v.slice(0, 200))} is not JSON.`, {
+        next: `Give a JSON object such as '{"section":"s03-testing","applyTo":"**/*.test.ts"}' (or an array of them).`,
+      });
+    }
+    return (Array.isArray(parsed) ? parsed : [parsed]) as Override[];
+  });
+}
+
+export function registerProposeCommand(program: Command, io: CliIo): void {
+  addSurveyOptions(
+    program
+      .command('propose')
+      .description('Build and store the migration plan, as onboarding_propose does; changes no instruction file and never approves. Exit 10 when a migration is proposed.')
+      .option('--override <json>', 'a section override {section, keepRepoWide?, applyTo?, destination?} as JSON; repeat for several', (v: string, prev: string[]) => [...prev, v], [] as string[]),
+  ).action(async (o: SurveyOptions & { override: string[] }) => {
+    const overrides = parseOverrides(o.override);
+    await survey('propose', o, io, async (root) => {
+      const recovery = await recover(root);
+      const { plan, planFile } = await propose(root, overrides.length ? overrides : undefined);
+      const facts = planFacts(plan, planFile);
+      const proposed = plan.operations.length > 0;
+      return {
+        exitCode: proposed ? SurveyExit.PROPOSED : SurveyExit.NOTHING_TO_DO,
+        data: proposeResult(facts, fallbackNarration(planText(facts)), recovery),
+        text: [
+          recovery ? `Recovery: ${recovery.message}\n` : '',
+          planText(facts, proposed ? 'approve it from an MCP client (onboarding_approve asks the human); the CLI never approves.' : 'nothing to approve.'),
+        ].join(''),
+        summary: proposed ? `migration proposed (${plan.operations.length} operation(s), plan ${plan.planId})` : `nothing to migrate (pattern ${plan.pattern})`,
+      };
+    });
+  });
+}
