@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import { makeSyntheticMonolith } from './synthetic.mjs';
-import { CORPUS_DIR, REPO_WIDE, argValue, cleanupTemp, interleave, isMain, load, median, ms, profileTop, tempDir, textTable } from './lib.mjs';
+import { corpusPath, REPO_WIDE, argValue, cleanupTemp, interleave, isMain, load, median, ms, profileTop, tempDir, textTable } from './lib.mjs';
 
 export const TEN_MIB_CAP = 10 * 1024 * 1024; // io/snapshot.ts DEFAULT_MAX_SOURCE_BYTES
 export const CORPUS_FILES = ['sbroenne__mcp-server-excel__.github__copilot-instructions__premodular.md', 'modelcontextprotocol__inspector__AGENTS.md'];
@@ -61,7 +61,7 @@ export function synthetic(bytes, cap = Infinity) {
 export function inputs({ quick = false } = {}) {
   const list = [
     { id: 'syn-10k', label: 'synthetic 10 KiB', text: () => synthetic(10 * 1024) },
-    ...CORPUS_FILES.map((f, i) => ({ id: `corpus-${i}`, label: `corpus ${f.split('__').slice(0, 2).join('/')} ${f.split('__').pop()}`, text: () => readFileSync(path.join(CORPUS_DIR, f), 'utf8') })),
+    ...CORPUS_FILES.map((f, i) => ({ id: `corpus-${i}`, label: `corpus ${f.split('__').slice(0, 2).join('/')} ${f.split('__').pop()}`, text: () => readFileSync(corpusPath(f), 'utf8') })),
     { id: 'syn-1m', label: 'synthetic 1 MiB', text: () => synthetic(1 << 20) },
   ];
   if (!quick) list.push({ id: 'syn-10m', label: 'synthetic 10 MiB (≤ cap)', text: () => synthetic(TEN_MIB_CAP, TEN_MIB_CAP) });

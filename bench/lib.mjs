@@ -15,7 +15,15 @@ export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = path.resolve(BENCH_DIR, '..');
 /** The built code (`npm run build`); COPILOT_ONBOARDING_DIST points at another build. */
 export const DIST = process.env.COPILOT_ONBOARDING_DIST ? path.resolve(process.env.COPILOT_ONBOARDING_DIST) : path.join(REPO_DIR, 'dist');
-export const CORPUS_DIR = process.env.COPILOT_ONBOARDING_CORPUS ?? '/work/shared/corpus';
+/** The corpus vendored with the tests (test/fixtures/corpus); COPILOT_ONBOARDING_CORPUS names a larger one. */
+export const VENDORED_CORPUS_DIR = path.join(REPO_DIR, 'test/fixtures/corpus');
+export const CORPUS_DIR = process.env.COPILOT_ONBOARDING_CORPUS ? path.resolve(process.env.COPILOT_ONBOARDING_CORPUS) : undefined;
+
+/** A corpus file by name: from COPILOT_ONBOARDING_CORPUS when it holds it, else the vendored copy. */
+export function corpusPath(name) {
+  const outside = CORPUS_DIR && path.join(CORPUS_DIR, name);
+  return outside && existsSync(outside) ? outside : path.join(VENDORED_CORPUS_DIR, name);
+}
 export const REPO_WIDE = '.github/copilot-instructions.md';
 
 /** Import a module of the build, e.g. `await load('io/snapshot.js')`. */

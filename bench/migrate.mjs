@@ -17,7 +17,7 @@ import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { analyzePropose, CORPUS_FILES, makeWorkspace, synthetic } from './analyze-propose.mjs';
-import { CORPUS_DIR, REPO_WIDE, argValue, cleanupTemp, interleave, isMain, load, median, ms, profileTop, tempDir, textTable } from './lib.mjs';
+import { corpusPath, REPO_WIDE, argValue, cleanupTemp, interleave, isMain, load, median, ms, profileTop, tempDir, textTable } from './lib.mjs';
 
 const sha = (b) => createHash('sha256').update(b).digest('hex');
 
@@ -31,7 +31,7 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
   ]);
   const m = { readSnapshot, analyze, buildPlan };
   const all = [
-    { id: 'sbroenne', label: 'corpus sbroenne premodular.md', text: readFileSync(path.join(CORPUS_DIR, CORPUS_FILES[0]), 'utf8') },
+    { id: 'sbroenne', label: 'corpus sbroenne premodular.md', text: readFileSync(corpusPath(CORPUS_FILES[0]), 'utf8') },
     { id: 'syn-1m', label: 'synthetic 1 MiB', text: synthetic(1 << 20) },
   ];
   const inputs = quick ? all.filter((x) => x.id === 'syn-1m') : all; // quick: the input with targets only

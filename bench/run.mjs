@@ -354,7 +354,7 @@ function doc() {
     '- Side by side: contenders (ours, markdown-it, GNU tar, I/O floors, the minimal server) run interleaved — run i of each, then run i+1 of each — so a change in machine load affects them alike.',
     '- Workspaces live in the OS temp folder (set `TMPDIR` to move them); every migrate/rollback run gets a fresh copy.',
     '- Targets: analyze + propose ≤ 25 ms at 1 MiB and ≤ 250 ms at 10 MiB, linear (10 MiB ÷ 1 MiB time within 1.5× the byte ratio); migrate ≤ 300 ms and rollback ≤ 150 ms at 1 MiB; backup of 1,000 files within 2× GNU `tar czf`; question_summary of 10,000 files ≤ 1 s (all) and ≤ 50 ms (`limit: 10`); traces verify of 10,000 traces ≤ 1 s. Cold start and peak memory have no target: they are reported with their comparison.',
-    '- The synthetic monoliths come from `bench/synthetic.mjs` (seed 42): headings at three levels, paragraphs with some CJK and emoji, lists, fences full of `#` lines, tables, quotes, setext headings. The "10 MiB" one is the largest that fits readSnapshot\'s 10 MiB source cap. The corpus files are the two largest in the shared corpus.',
+    '- The synthetic monoliths come from `bench/synthetic.mjs` (seed 42): headings at three levels, paragraphs with some CJK and emoji, lists, fences full of `#` lines, tables, quotes, setext headings. The "10 MiB" one is the largest that fits readSnapshot\'s 10 MiB source cap. The corpus files are the two largest of the corpus vendored in `test/fixtures/corpus/` (real instruction files; see its README for sources and licences).',
     '- Where a target is missed, the text above gives the measured split (phases, profile, I/O floors); nothing was tuned for this run.',
   );
   L.push('', '## How to reproduce', '');

@@ -5,7 +5,7 @@
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { harnessesPerTest, textOf, type ElicitScript, type Harness } from '../helpers/harness.js';
 import { digest, exampleWorkspace, readTraces } from '../helpers/workspace.js';
@@ -116,12 +116,12 @@ describe('approve: nothing but an accepted, ticked form approves', () => {
     await hh.call('onboarding_propose', { narrate: false });
     const ac = new AbortController();
     const pending = hh.call('onboarding_approve', {}, { signal: ac.signal });
-    await new Promise((r) => setTimeout(r, 150));
+    await hh.waitForElicitation();
     ac.abort('stop');
     await expect(pending).rejects.toThrow();
-    await new Promise((r) => setTimeout(r, 150));
+    await hh.waitForAbort();
     expect(hh.aborted).toBe(1);
-    expect((await readTraces(hh.root))[0]).toMatchObject({ action: 'approve', outcome: 'cancelled' });
+    await vi.waitFor(async () => expect((await readTraces(hh.root))[0]).toMatchObject({ action: 'approve', outcome: 'cancelled' }));
     expect(textOf(await hh.call('onboarding_migrate', {}))).toMatch(/NOT_APPROVED/);
   });
 
@@ -130,11 +130,10 @@ describe('approve: nothing but an accepted, ticked form approves', () => {
     await hh.call('onboarding_propose', { narrate: false });
     const before = await digest(hh.root);
     const pending = hh.call('onboarding_approve', {}).catch((e: Error) => e);
-    await new Promise((r) => setTimeout(r, 150));
+    await hh.waitForElicitation();
     await hh.close();
     expect(await pending).toBeInstanceOf(Error);
-    await new Promise((r) => setTimeout(r, 150));
-    expect((await readTraces(hh.root))[0]).toMatchObject({ action: 'approve', outcome: 'cancelled' });
+    await vi.waitFor(async () => expect((await readTraces(hh.root))[0]).toMatchObject({ action: 'approve', outcome: 'cancelled' }));
     expect(await digest(hh.root)).toEqual(before);
   });
 

@@ -4,7 +4,7 @@ import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { removeWorkspace, tempWorkspace } from '../helpers/harness.js';
 import { verifyChain } from '../../server/src/io/traces.js';
@@ -25,12 +25,14 @@ describe('stdio server (built binary)', () => {
     let err = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (err += d));
+    // Resolves once the reply to the last request (id 3) is on stdout (listeners run in order).
+    const replied = new Promise<void>((resolve) => child.stdout.on('data', () => /"id":3[,}]/.test(out) && resolve()));
     const send = (m: unknown) => child.stdin.write(JSON.stringify(m) + '\n');
     send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'question_summary', arguments: {} } });
-    await new Promise((r) => setTimeout(r, 600));
+    await replied;
     const started = Date.now();
     child.stdin.end();
     const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
@@ -56,8 +58,9 @@ describe('stdio server (built binary)', () => {
       shown.push(req.params.message);
       return { action: 'accept', content: { answer: 'Use vitest: "always".' } };
     });
+    const listChanged = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
     await client.connect(transport);
-    await new Promise((r) => setTimeout(r, 100));
+    await listChanged;
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('question_ask');
     const r = await client.callTool({ name: 'question_ask', arguments: { question: 'Which test runner?' } });

@@ -35,6 +35,12 @@ export interface Harness {
   listChanged: number;
   /** Aborted signals seen by the client's elicitation handler (cancellation reached the client). */
   aborted: number;
+  /** Resolves with the `count`-th form once the client has been shown it (default: the first). */
+  waitForElicitation(count?: number): Promise<ElicitParams>;
+  /** Resolves once `count` tools/list_changed notifications have arrived. */
+  waitForListChanged(count?: number): Promise<void>;
+  /** Resolves once `count` pending forms have been aborted on the client side. */
+  waitForAbort(count?: number): Promise<void>;
   call(name: string, args?: Record<string, unknown>, opts?: { signal?: AbortSignal; timeout?: number; onprogress?: (p: unknown) => void }): Promise<CallToolResult>;
   close(): Promise<void>;
 }
@@ -61,6 +67,21 @@ export async function connect(opts: {
   const client = new Client({ name: opts.clientName ?? 'test-client', version: '1.2.3' }, { capabilities: opts.caps ?? {} });
   const elicitQueue = [...(opts.elicit ?? [])];
   const sampleQueue = [...(opts.sample ?? [])];
+  // Waiters for the events above, re-checked whenever one happens.
+  const waiters = new Set<() => boolean>();
+  const changed = (): void => {
+    for (const w of [...waiters]) if (w()) waiters.delete(w);
+  };
+  const until = <T>(value: () => T | undefined): Promise<T> =>
+    new Promise<T>((resolve) => {
+      const check = (): boolean => {
+        const v = value();
+        if (v === undefined) return false;
+        resolve(v);
+        return true;
+      };
+      if (!check()) waiters.add(check);
+    });
   const h: Harness = {
     client,
     root,
@@ -68,6 +89,9 @@ export async function connect(opts: {
     prompts: [],
     listChanged: 0,
     aborted: 0,
+    waitForElicitation: (count = 1) => until(() => h.shown[count - 1]),
+    waitForListChanged: (count = 1) => until(() => h.listChanged >= count || undefined).then(() => undefined),
+    waitForAbort: (count = 1) => until(() => h.aborted >= count || undefined).then(() => undefined),
     call: async (name, args = {}, o = {}) =>
       (await client.callTool({ name, arguments: args }, undefined, {
         timeout: o.timeout ?? 30_000,
@@ -81,16 +105,19 @@ export async function connect(opts: {
   };
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     h.listChanged++;
+    changed();
   });
   if (opts.caps?.elicitation) {
     client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
       h.shown.push(req.params);
+      changed();
       const next = elicitQueue.shift();
       if (next === undefined) throw new Error('test harness: no scripted elicitation answer left');
       if (next === 'hang') {
         return new Promise<ElicitResult>((_, reject) => {
           extra.signal.addEventListener('abort', () => {
             h.aborted++;
+            changed();
             reject(new Error('aborted'));
           });
         });
@@ -110,8 +137,9 @@ export async function connect(opts: {
   const [c, s] = InMemoryTransport.createLinkedPair();
   await mcp.connect(s);
   await client.connect(c);
-  // Let oninitialized's enable() and its list_changed land.
-  await new Promise((r) => setTimeout(r, 20));
+  // A client that can show forms is told that question_ask appeared (oninitialized enables it).
+  const el = opts.caps?.elicitation;
+  if (el && (Object.keys(el).length === 0 || 'form' in el)) await h.waitForListChanged(1);
   // Listing tools makes the SDK client validate every structuredContent (errors included)
   // against the tool's outputSchema, as strict clients such as the MCP Inspector do.
   await client.listTools();

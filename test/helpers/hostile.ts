@@ -380,9 +380,13 @@ export async function rawClient(root: string, respond: (params: unknown) => unkn
   const pending = new Map<number | string, (m: Record<string, unknown>) => void>();
   const shown: unknown[] = [];
   let id = 100;
+  let listChanged!: () => void;
+  const toolsListed = new Promise<void>((r) => (listChanged = r));
   c.onmessage = (msg: JSONRPCMessage) => {
     const m = msg as Record<string, unknown>;
-    if (m.method === 'elicitation/create') {
+    if (m.method === 'notifications/tools/list_changed') {
+      listChanged();
+    } else if (m.method === 'elicitation/create') {
       shown.push(m.params);
       void c.send({ jsonrpc: '2.0', id: m.id as number, result: respond(m.params) as Record<string, unknown> } as JSONRPCMessage);
     } else if (m.method === 'ping') {
@@ -401,7 +405,8 @@ export async function rawClient(root: string, respond: (params: unknown) => unkn
     });
   await request('initialize', { protocolVersion: '2025-06-18', capabilities: { elicitation: {} }, clientInfo: { name: 'raw-hostile-client', version: '0' } });
   await c.send({ jsonrpc: '2.0', method: 'notifications/initialized' } as JSONRPCMessage);
-  await new Promise((r) => setTimeout(r, 20));
+  // It declared elicitation: once initialized, the server enables question_ask and says so.
+  await toolsListed;
   const rc: RawClient = {
     shown,
     call: async (name, args = {}) => {

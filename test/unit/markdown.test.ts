@@ -1,15 +1,11 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lineOfOffset, parseMarkdown, sectionId, splitLevel, splitSections } from '../../server/src/core/markdown.js';
 import type { Section } from '../../server/src/core/types.js';
 import { EXAMPLE_MONOLITH as EXAMPLE } from '../helpers/example-md.js';
+import { corpusFiles, corpusPath } from '../helpers/corpus.js';
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpus');
-const corpusFiles = readdirSync(CORPUS)
-  .filter((f) => !f.endsWith('.tsv'))
-  .sort();
 
 const enc = new TextEncoder();
 const b = (s: string): Uint8Array => enc.encode(s);
@@ -337,7 +333,7 @@ describe('splitSections', () => {
 
 describe('corpus: sections re-concatenate to the original bytes', () => {
   it.each(corpusFiles)('%s', (name) => {
-    const bytes = new Uint8Array(readFileSync(path.join(CORPUS, name)));
+    const bytes = new Uint8Array(readFileSync(corpusPath(name)));
     const p = parseMarkdown(bytes);
     expect(p.size).toBe(bytes.length);
     const sections = splitSections(name, bytes, p, 1);
@@ -351,15 +347,15 @@ describe('corpus: sections re-concatenate to the original bytes', () => {
   });
 
   it('recognises the shapes the corpus notes describe', () => {
-    const read = (n: string) => parseMarkdown(new Uint8Array(readFileSync(path.join(CORPUS, n))));
+    const read = (n: string) => parseMarkdown(new Uint8Array(readFileSync(corpusPath(n))));
     expect(read('ck3user75233__ck3raven__.github__copilot-instructions.md').bom).toBe(true);
-    expect(read('ckangpu__smart-enforcement-collab-platform__.github__copilot-instructions.md').lineEnding).toBe('cr');
-    expect(read('cjsilvadf__tour-of-heroes-dotnet-api__.github__copilot-instructions.md').lineEnding).toBe('crlf');
-    expect(read('ckRine__calendrier.chaulacel__.github__copilot-instructions.md').frontMatter).not.toBeNull();
+    expect(read('handwritten__cr-only-zh.md').lineEnding).toBe('cr');
+    expect(read('handwritten__crlf.md').lineEnding).toBe('crlf');
+    expect(read('handwritten__front-matter.md').frontMatter).not.toBeNull();
   });
 
   it.each(corpusFiles)('%s with CRLF and with CR-only line endings: same headings, same bytes back', (name) => {
-    const bytes = new Uint8Array(readFileSync(path.join(CORPUS, name)));
+    const bytes = new Uint8Array(readFileSync(corpusPath(name)));
     const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
     const lf = parseMarkdown(b(text.replace(/\r\n|\r/g, '\n'))).headings.map((h) => [h.level, h.line, h.text]);
     for (const eol of ['\r\n', '\r']) {

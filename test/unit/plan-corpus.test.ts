@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../server/src/core/analyze.js';
@@ -7,11 +7,8 @@ import { canonicalJson, sha256Hex } from '../../server/src/core/canonical.js';
 import { REPO_WIDE_PATH, readFrontMatter } from '../../server/src/core/copilot-format.js';
 import { PlanSchema, type Plan } from '../../server/src/schemas/plan.js';
 import type { Snapshot } from '../../server/src/core/types.js';
+import { corpusFiles, corpusPath } from '../helpers/corpus.js';
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpus');
-const corpusFiles = readdirSync(CORPUS)
-  .filter((f) => !f.endsWith('.tsv'))
-  .sort();
 
 /** A plausible small repository: a few files of the common kinds, so that inferred globs can match. */
 const FILES = [
@@ -91,7 +88,7 @@ describe('plan over the corpus', () => {
   const summary: string[] = [];
 
   it.each(corpusFiles)('%s', (name) => {
-    const bytes = new Uint8Array(readFileSync(path.join(CORPUS, name)));
+    const bytes = new Uint8Array(readFileSync(corpusPath(name)));
     const p = plan(bytes);
     PlanSchema.parse(p);
     expect(p.lossless.ok).toBe(true);
@@ -132,7 +129,7 @@ describe('plan over the corpus', () => {
   });
 
   it('a 1 MB concatenation of the whole corpus plans losslessly and to the same bytes twice (timing lives in bench/)', () => {
-    const all = corpusFiles.map((f) => readFileSync(path.join(CORPUS, f), 'utf8')).join('\n\n');
+    const all = corpusFiles.map((f) => readFileSync(corpusPath(f), 'utf8')).join('\n\n');
     let text = '';
     while (text.length < 1_000_000) text += `${all}\n\n`;
     const bytes = new TextEncoder().encode(text);
