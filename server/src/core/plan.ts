@@ -23,6 +23,7 @@ import { canonicalJson, canonicalJsonSha256, sha256Hex } from './canonical.js';
 import { ErrorCode, OnboardingError } from './errors.js';
 import { asBuffer, checkLossless } from './lossless.js';
 import { type NormOverride, invalid, resolveOverrides, storedOverrides } from './overrides.js';
+import { FileIndex } from './file-index.js';
 import { SCAN_CAP, inferScope } from './scope.js';
 import { slugAllocator, slugify } from './slug.js';
 
@@ -225,7 +226,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const src = repo ? asBuffer(repo.bytes) : Buffer.alloc(0);
   for (const s of sections) checkRanges(s, src.length);
 
-  const decisions = decideScopes(sections, resolved, src, snapshot.files);
+  const decisions = decideScopes(sections, resolved, src, new FileIndex(snapshot.files));
   const groups = assignDestinations(decisions, snapshot);
   const outputs = repo && groups.size > 0 ? buildOutputs(repo, src, decisions, groups) : { operations: [], lossless: [], bytes: new Map<string, Uint8Array | null>() };
 
@@ -266,7 +267,7 @@ function planSources(snapshot: Snapshot): PlanBody['sources'] {
 }
 
 /** Step 1, scopes: an override decides a section, else inference from its text and the workspace files. */
-function decideScopes(sections: readonly Section[], resolved: ReadonlyMap<string, NormOverride>, src: Buffer, files: readonly string[]): Decision[] {
+function decideScopes(sections: readonly Section[], resolved: ReadonlyMap<string, NormOverride>, src: Buffer, files: FileIndex): Decision[] {
   const infer = (section: Section): ReturnType<typeof inferScope> => inferScope(section, sectionText(src, section.ranges), files);
   return sections.map((section) => {
     const o = resolved.get(section.id);
