@@ -36,7 +36,7 @@ export interface NormOverride {
   slug?: string;
 }
 
-export function validateGlob(g: string): string | null {
+function validateGlob(g: string): string | null {
   if (g.trim() === '') return 'is empty';
   if (g.length > MAX_GLOB_LENGTH) return `is longer than ${MAX_GLOB_LENGTH} characters`;
   if (/[\0\r\n]/.test(g)) return 'contains a NUL or line break';

@@ -24,11 +24,11 @@ import { ErrorCode, OnboardingError } from './errors.js';
 import { asBuffer, checkLossless } from './lossless.js';
 import { type NormOverride, invalid, resolveOverrides, storedOverrides } from './overrides.js';
 import { FileIndex } from './file-index.js';
-import { SCAN_CAP, inferScope } from './scope.js';
+import { SCAN_CAP } from './keywords.js';
+import { inferScope } from './scope.js';
 import { slugAllocator, slugify } from './slug.js';
 
 export { verifyLossless } from './lossless.js';
-export { validateGlob } from './overrides.js';
 
 export interface BuildPlanInput {
   snapshot: Snapshot;
@@ -49,17 +49,19 @@ function cmp(a: string, b: string): number {
 
 /** The dominant line ending of a file (ties and files without line breaks: LF). */
 export function dominantEol(bytes: Uint8Array): Eol {
-  // Native searches: a JavaScript loop over every byte costs more than the rest of the plan.
-  const buf = asBuffer(bytes);
   let lf = 0;
   let crlf = 0;
-  for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) {
-    if (i > 0 && buf[i - 1] === 0x0d) crlf++;
-    else lf++;
+  let cr = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === 0x0a) lf++;
+    else if (b === 0x0d) {
+      if (bytes[i + 1] === 0x0a) {
+        crlf++;
+        i++;
+      } else cr++;
+    }
   }
-  let crAll = 0;
-  for (let i = buf.indexOf(0x0d); i >= 0; i = buf.indexOf(0x0d, i + 1)) crAll++;
-  const cr = crAll - crlf;
   if (crlf > lf && crlf >= cr) return '\r\n';
   if (cr > lf && cr > crlf) return '\r';
   return '\n';

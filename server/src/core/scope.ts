@@ -18,9 +18,6 @@ import { type FileIndex, depth, normName } from './file-index.js';
 import { EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
 import { scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
 
-export { SCAN_CAP } from './keywords.js';
-export { FileIndex } from './file-index.js';
-
 /** When the heading names the topic, the body only adds evidence and hints: its start is enough. */
 const HIT_SCAN_CAP = 8 * 1024;
 

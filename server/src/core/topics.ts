@@ -27,17 +27,8 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /** Start offset of every line (line n, 1-based, starts at starts[n-1]). LF, CRLF and CR all end a line. */
-function lineStartsOf(buf: Buffer): Uint32Array | number[] {
+function lineStartsOf(buf: Buffer): number[] {
   const n = buf.length;
-  if (buf.indexOf(CR) < 0) {
-    // Fast path (no CR): count, then fill, with the native indexOf.
-    let count = 1;
-    for (let i = buf.indexOf(LF); i >= 0 && i + 1 < n; i = buf.indexOf(LF, i + 1)) count++;
-    const starts = new Uint32Array(count);
-    let k = 1;
-    for (let i = buf.indexOf(LF); i >= 0 && i + 1 < n; i = buf.indexOf(LF, i + 1)) starts[k++] = i + 1;
-    return starts;
-  }
   const starts = [0];
   for (let i = 0; i < n; i++) {
     const b = buf[i];
