@@ -14,7 +14,7 @@
  * With `--baseline <dist>` (another build, e.g. of main), that build runs as one more contender
  * in the same interleaved runs: before and after side by side, under the same load.
  *
- *   npm run build && node bench/analyze-propose.mjs [--runs 7] [--quick] [--baseline ../main/dist]
+ *   npm run build && node bench/analyze-propose.mjs [--runs 7] [--quick] [--baseline ../main/dist] [--no-memory] [--no-profile]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -266,7 +266,7 @@ if (isMain(import.meta.url)) {
   } else {
     try {
       const quick = argv.includes('--quick');
-      const { rows } = await run({ runs: Number(argValue(argv, '--runs', quick ? 3 : 7)), quick, baseline: argValue(argv, '--baseline', null), log: console.log });
+      const { rows } = await run({ runs: Number(argValue(argv, '--runs', quick ? 3 : 7)), quick, memory: !argv.includes('--no-memory'), profile: !argv.includes('--no-profile'), baseline: argValue(argv, '--baseline', null), log: console.log });
       console.log(textTable(['case', 'input', 'median ms', 'target', 'result', 'notes'], rows.map((r) => [r.case, r.input, r.value ?? ms(r.median), r.target ?? '—', r.status, r.note])));
     } finally {
       cleanupTemp();
