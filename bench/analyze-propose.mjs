@@ -11,12 +11,15 @@
  * Also the peak memory of the 10 MiB case: a child process runs it once and reports
  * process.resourceUsage().maxRSS, minus a child that only loads the same modules.
  *
- *   npm run build && node bench/analyze-propose.mjs [--runs 7] [--quick]
+ * With `--baseline <dist>` (another build, e.g. of main), that build runs as one more contender
+ * in the same interleaved runs: before and after side by side, under the same load.
+ *
+ *   npm run build && node bench/analyze-propose.mjs [--runs 7] [--quick] [--baseline ../main/dist] [--no-memory] [--no-profile]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import { makeSyntheticMonolith } from './synthetic.mjs';
 import { corpusPath, REPO_WIDE, argValue, cleanupTemp, interleave, isMain, load, median, ms, profileTop, tempDir, textTable } from './lib.mjs';
@@ -68,8 +71,9 @@ export function inputs({ quick = false } = {}) {
   return list;
 }
 
-async function modules() {
-  const [{ readSnapshot }, { analyze }, { buildPlan }] = await Promise.all([load('io/snapshot.js'), load('core/analyze.js'), load('core/plan.js')]);
+async function modules(dist) {
+  const from = dist ? (rel) => import(pathToFileURL(path.join(path.resolve(dist), rel)).href) : load;
+  const [{ readSnapshot }, { analyze }, { buildPlan }] = await Promise.all([from('io/snapshot.js'), from('core/analyze.js'), from('core/plan.js')]);
   return { readSnapshot, analyze, buildPlan };
 }
 
@@ -144,8 +148,9 @@ export function peakMemory(root, spawns = 3) {
  * The case. Returns {rows, details} for bench/run.mjs: one row per input plus the scaling
  * factor and the peak memory; details hold the phase split and markdown-it numbers.
  */
-export async function run({ runs = 7, quick = false, memory = true, profile = true, log = () => {} } = {}) {
+export async function run({ runs = 7, quick = false, memory = true, profile = true, baseline = null, log = () => {} } = {}) {
   const m = await modules();
+  const base = baseline ? await modules(baseline) : null;
   const md = new MarkdownIt({ html: true });
   const results = [];
   let tenMiBRoot = null;
@@ -163,6 +168,7 @@ export async function run({ runs = 7, quick = false, memory = true, profile = tr
     const r = await interleave(
       {
         ours: { fn: (_, mark) => analyzePropose(m, root, mark) },
+        ...(base ? { base: { fn: (_, mark) => analyzePropose(base, root, mark) } } : {}),
         mdParse: { fn: () => md.parse(text, {}) },
         mdBlock: {
           fn: () => {
@@ -186,6 +192,7 @@ export async function run({ runs = 7, quick = false, memory = true, profile = tr
       ours: r.ours,
       mdParse: r.mdParse,
       mdBlock: r.mdBlock,
+      base: r.base ?? null,
     });
   }
 
@@ -202,7 +209,7 @@ export async function run({ runs = 7, quick = false, memory = true, profile = tr
       cpu: x.ours.cpu,
       target: target === null ? null : `≤ ${target} ms`,
       status: target === null ? 'info' : x.ours.wall <= target ? 'PASS' : 'MISS',
-      note: `${split}; md.parse ${ms(x.mdParse.wall)} ms (ours ${(x.ours.wall / x.mdParse.wall).toFixed(2)}×), md block ${ms(x.mdBlock.wall)} ms (${(x.ours.wall / x.mdBlock.wall).toFixed(2)}×)`,
+      note: `${split}; ${x.base ? `baseline ${ms(x.base.wall)} ms (ours ${(x.ours.wall / x.base.wall).toFixed(2)}×); ` : ''}md.parse ${ms(x.mdParse.wall)} ms (ours ${(x.ours.wall / x.mdParse.wall).toFixed(2)}×), md block ${ms(x.mdBlock.wall)} ms (${(x.ours.wall / x.mdBlock.wall).toFixed(2)}×)`,
       detail: x,
     });
   }
@@ -219,7 +226,7 @@ export async function run({ runs = 7, quick = false, memory = true, profile = tr
       value: `${factor.toFixed(2)}× for ${size.toFixed(2)}× the bytes`,
       target: 'linear (≤ 1.5 × size ratio)',
       status: factor <= 1.5 * size ? 'PASS' : 'MISS',
-      note: `per MiB: ${ms(a.ours.wall / (a.bytes / 2 ** 20))} → ${ms(b.ours.wall / (b.bytes / 2 ** 20))} ms; markdown-it md.parse scales ${mdFactor.toFixed(2)}×; phases read ${(b.ours.phases.readSnapshot / a.ours.phases.readSnapshot).toFixed(1)}× / analyze ${(b.ours.phases.analyze / a.ours.phases.analyze).toFixed(1)}× / plan ${(b.ours.phases.buildPlan / a.ours.phases.buildPlan).toFixed(1)}×`,
+      note: `${a.base && b.base ? `baseline ${(b.base.wall / a.base.wall).toFixed(2)}×; ` : ''}per MiB: ${ms(a.ours.wall / (a.bytes / 2 ** 20))} → ${ms(b.ours.wall / (b.bytes / 2 ** 20))} ms; markdown-it md.parse scales ${mdFactor.toFixed(2)}×; phases read ${(b.ours.phases.readSnapshot / a.ours.phases.readSnapshot).toFixed(1)}× / analyze ${(b.ours.phases.analyze / a.ours.phases.analyze).toFixed(1)}× / plan ${(b.ours.phases.buildPlan / a.ours.phases.buildPlan).toFixed(1)}×`,
       detail: { factor, size, mdFactor },
     });
   }
@@ -259,7 +266,7 @@ if (isMain(import.meta.url)) {
   } else {
     try {
       const quick = argv.includes('--quick');
-      const { rows } = await run({ runs: Number(argValue(argv, '--runs', quick ? 3 : 7)), quick, log: console.log });
+      const { rows } = await run({ runs: Number(argValue(argv, '--runs', quick ? 3 : 7)), quick, memory: !argv.includes('--no-memory'), profile: !argv.includes('--no-profile'), baseline: argValue(argv, '--baseline', null), log: console.log });
       console.log(textTable(['case', 'input', 'median ms', 'target', 'result', 'notes'], rows.map((r) => [r.case, r.input, r.value ?? ms(r.median), r.target ?? '—', r.status, r.note])));
     } finally {
       cleanupTemp();

@@ -3,7 +3,10 @@ import path from 'node:path';
 import os from 'node:os';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
-import { TOPICS, classifyBlock, globStat, inferScope, SCAN_CAP } from '../../server/src/core/scope.js';
+import { inferScope as inferScopeIn } from '../../server/src/core/scope.js';
+import { FileIndex } from '../../server/src/core/file-index.js';
+import { SCAN_CAP, classifyBlock } from '../../server/src/core/keywords.js';
+import { TOPICS } from '../../server/src/core/taxonomy.js';
 import { splitApplyTo } from '../../server/src/core/copilot-format.js';
 import { outsideCorpusFile } from '../helpers/corpus.js';
 
@@ -18,6 +21,10 @@ const EXAMPLE_FILES = [
 ];
 
 const h = (title: string) => ({ title, kind: 'heading' });
+/** Scope inference over a file list (a plan builds one index for all its sections). */
+const inferScope = (section: { title: string; kind: string }, text: string, files: readonly string[] | FileIndex) =>
+  inferScopeIn(section, text, files instanceof FileIndex ? files : new FileIndex(files));
+const globStat = (files: readonly string[] | FileIndex, glob: string) => (files instanceof FileIndex ? files : new FileIndex(files)).stat(glob);
 
 describe('EXAMPLE.md sections', () => {
   const cases: Array<[string, string, string[] | null]> = [
@@ -58,10 +65,12 @@ describe('EXAMPLE.md sections', () => {
   });
 
   it('is deterministic and independent of the cache', () => {
+    const shared = new FileIndex(EXAMPLE_FILES);
     for (const [title, text] of cases) {
-      const a = inferScope(h(title), text, EXAMPLE_FILES);
+      const a = inferScope(h(title), text, shared);
       const b = inferScope(h(title), text, [...EXAMPLE_FILES]);
       expect(b).toEqual(a);
+      expect(inferScope(h(title), text, shared)).toEqual(a);
     }
   });
 });
@@ -218,13 +227,13 @@ describe('keyword signals', () => {
 });
 
 describe('cost', () => {
-  it('caps scanning and caches glob results per files array', () => {
-    const files = Array.from({ length: 20_000 }, (_, i) => `pkg${i % 100}/f${i}.${['ts', 'py', 'go', 'md'][i % 4]}`);
+  it('caps scanning and caches glob results per file index', () => {
+    const files = new FileIndex(Array.from({ length: 20_000 }, (_, i) => `pkg${i % 100}/f${i}.${['ts', 'py', 'go', 'md'][i % 4]}`));
     const huge = `## TypeScript\n\n${'- strict TypeScript with `src/` and `*.ts` and Python mentions.\n'.repeat(200_000)}`;
     expect(huge.length).toBeGreaterThan(10 * SCAN_CAP);
     const r = inferScope(h('TypeScript'), huge, files);
     expect(r.applyTo).toEqual(['**/*.ts']);
-    // The same answer again (glob results are cached per files array; timing lives in bench/).
+    // The same answer again (glob results are cached per file index; timing lives in bench/).
     expect(inferScope(h('TypeScript'), huge, files)).toEqual(r);
     expect(globStat(files, '**/*.ts')).toEqual({ count: 5000, first: 'pkg0/f0.ts' });
   });

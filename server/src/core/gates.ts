@@ -1,7 +1,8 @@
 /**
  * Pure gate decisions: what an elicitation response means. Only `action: "accept"` with
- * every required boolean field literally `true` approves (MCP-NOTES §0.2, §3.4): a missing
- * `content`, `"true"` as a string, `false`, or any other action does not.
+ * every required boolean field literally `true` approves: a missing `content`, `"true"` as a
+ * string, `false`, or any other action does not (a client may send anything; silence or a
+ * malformed answer must never count as consent).
  */
 import type { ElicitationOutcome } from '../schemas/trace.js';
 

@@ -1,6 +1,8 @@
 /**
  * Analysis + overrides -> Plan: where each section of `.github/copilot-instructions.md` goes,
- * the operations that get it there, and the proof that no byte is lost (CONTRACT.md §5).
+ * the operations that get it there, and the proof that no byte is lost. buildPlan reads as its
+ * steps: scopes (inference or override per section) -> destinations (one file per slug, globs
+ * shared by the group) -> outputs (bytes and operations) -> risk -> seal (hash).
  *
  * Deterministic by construction: no clock, no absolute path, no Map-order dependence; the
  * plan's identity is the SHA-256 of its canonical JSON.
@@ -16,12 +18,17 @@
 import { isUtf8 } from 'node:buffer';
 import type { Analysis, ByteRange, Section, Snapshot, SourceFile } from './types.js';
 import type { Override, Plan, PlanBody, PlanSection, Operation, Piece } from '../schemas/plan.js';
-import { OverrideSchema } from '../schemas/plan.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, readFrontMatter, renderFrontMatter, splitApplyTo } from './copilot-format.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import { ErrorCode, OnboardingError } from './errors.js';
-import { SCAN_CAP, inferScope } from './scope.js';
-import { SLUG_RE, isReservedSlug, slugAllocator, slugify } from './slug.js';
+import { asBuffer, checkLossless } from './lossless.js';
+import { type NormOverride, invalid, resolveOverrides, storedOverrides } from './overrides.js';
+import { FileIndex } from './file-index.js';
+import { SCAN_CAP } from './keywords.js';
+import { inferScope } from './scope.js';
+import { slugAllocator, slugify } from './slug.js';
+
+export { verifyLossless } from './lossless.js';
 
 export interface BuildPlanInput {
   snapshot: Snapshot;
@@ -35,34 +42,26 @@ type Generated = PlanBody['lossless']['outputs'][number]['generated'][number];
 
 /** Above this many files created the plan is flagged for a closer look. */
 const MANY_FILES = 8;
-const MAX_GLOB_LENGTH = 1024;
-const MAX_SLUG_LENGTH = 64;
-
-function asBuffer(u: Uint8Array): Buffer {
-  return Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength);
-}
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function invalid(message: string, next: string, details?: Record<string, unknown>): OnboardingError {
-  return new OnboardingError(ErrorCode.INVALID_INPUT, message, { next, ...(details ? { details } : {}) });
-}
-
 /** The dominant line ending of a file (ties and files without line breaks: LF). */
 export function dominantEol(bytes: Uint8Array): Eol {
-  // Native searches: a JavaScript loop over every byte costs more than the rest of the plan.
-  const buf = asBuffer(bytes);
   let lf = 0;
   let crlf = 0;
-  for (let i = buf.indexOf(0x0a); i >= 0; i = buf.indexOf(0x0a, i + 1)) {
-    if (i > 0 && buf[i - 1] === 0x0d) crlf++;
-    else lf++;
+  let cr = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === 0x0a) lf++;
+    else if (b === 0x0d) {
+      if (bytes[i + 1] === 0x0a) {
+        crlf++;
+        i++;
+      } else cr++;
+    }
   }
-  let crAll = 0;
-  for (let i = buf.indexOf(0x0d); i >= 0; i = buf.indexOf(0x0d, i + 1)) crAll++;
-  const cr = crAll - crlf;
   if (crlf > lf && crlf >= cr) return '\r\n';
   if (cr > lf && cr > crlf) return '\r';
   return '\n';
@@ -80,111 +79,6 @@ function pinnedPrefix(buf: Buffer): number {
   const fm = readFrontMatter(head);
   if (!fm.present) return bom;
   return Math.max(bom, Buffer.byteLength(head.slice(0, fm.length), 'utf8'));
-}
-
-// ---------------------------------------------------------------- overrides
-
-interface NormOverride {
-  section: string;
-  keepRepoWide?: true;
-  applyTo?: string;
-  /** Slug (the stored form is the full path). */
-  slug?: string;
-}
-
-export function validateGlob(g: string): string | null {
-  if (g.trim() === '') return 'is empty';
-  if (g.length > MAX_GLOB_LENGTH) return `is longer than ${MAX_GLOB_LENGTH} characters`;
-  if (/[\0\r\n]/.test(g)) return 'contains a NUL or line break';
-  if (/^[/\\~]/.test(g) || /^[A-Za-z]:/.test(g)) return 'is absolute (globs are relative to the repository root)';
-  if (g.split(/[/\\]/).some((seg) => seg === '..')) return 'contains a ".." segment';
-  return null;
-}
-
-function normaliseApplyTo(value: string | string[], sectionRef: string): string {
-  const globs = (Array.isArray(value) ? value : [value]).flatMap((v) => splitApplyTo(v));
-  if (!globs.length) throw invalid(`The applyTo override for "${sectionRef}" has no glob.`, 'Give one or more globs, e.g. "**/*.ts,**/*.tsx".');
-  const out: string[] = [];
-  for (const g of globs) {
-    const why = validateGlob(g);
-    if (why) throw invalid(`The applyTo glob ${JSON.stringify(g.slice(0, 100))} for "${sectionRef}" ${why}.`, 'Use globs relative to the repository root, such as "src/**/*.ts".');
-    if (!out.includes(g)) out.push(g);
-  }
-  return joinApplyTo(out);
-}
-
-/** `slug` or `.github/instructions/<slug>.instructions.md` -> slug; the repository-wide path -> null. */
-function parseDestination(dest: string, sectionRef: string): { slug: string } | { repoWide: true } {
-  const d = dest.trim();
-  if (d === REPO_WIDE_PATH) return { repoWide: true };
-  const prefix = `${INSTRUCTIONS_DIR}/`;
-  let slug = d;
-  if (d.startsWith(prefix) && d.endsWith(INSTRUCTIONS_SUFFIX)) slug = d.slice(prefix.length, d.length - INSTRUCTIONS_SUFFIX.length);
-  if (!SLUG_RE.test(slug) || slug.length > MAX_SLUG_LENGTH || isReservedSlug(slug)) {
-    throw invalid(
-      `The destination ${JSON.stringify(dest.slice(0, 200))} for "${sectionRef}" is not a slug (lower-case letters, digits and single dashes, at most ${MAX_SLUG_LENGTH} characters, not a reserved device name) nor ${INSTRUCTIONS_DIR}/<slug>${INSTRUCTIONS_SUFFIX}.`,
-      `Use e.g. "${slugify(d)}" or "${instructionPath(slugify(d))}".`,
-    );
-  }
-  return { slug };
-}
-
-function resolveOverrides(overrides: readonly unknown[], sections: readonly Section[]): Map<string, NormOverride> {
-  const byId = new Map(sections.map((s) => [s.id, s]));
-  const out = new Map<string, NormOverride>();
-  const valid = (): string => sections.map((s) => `${s.id} (${JSON.stringify(s.title)})`).slice(0, 60).join(', ') + (sections.length > 60 ? ', …' : '');
-  for (const raw of overrides) {
-    const parsed = OverrideSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw invalid(`An override is malformed: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'override'}: ${i.message}`).join('; ')}.`, 'Each override is { section, keepRepoWide?, applyTo?, destination? }.');
-    }
-    const o = parsed.data;
-    let section = byId.get(o.section);
-    if (!section) {
-      const byTitle = sections.filter((s) => s.title === o.section || s.title.trim() === o.section.trim());
-      if (byTitle.length > 1) {
-        throw invalid(`The override section "${o.section}" matches ${byTitle.length} sections: ${byTitle.map((s) => s.id).join(', ')}.`, 'Name the section by its id.', { sections: byTitle.map((s) => s.id) });
-      }
-      section = byTitle[0];
-    }
-    if (!section) {
-      throw invalid(`Unknown section "${o.section.slice(0, 200)}" in overrides. Valid sections: ${valid() || 'none'}.`, 'Use a section id (or exact heading text) from onboarding_analyze or the last plan.', {
-        validSections: sections.map((s) => s.id),
-      });
-    }
-    if (out.has(section.id)) throw invalid(`Two overrides name section ${section.id}.`, 'Give at most one override per section.');
-    const n: NormOverride = { section: section.id };
-    if (o.applyTo !== undefined) n.applyTo = normaliseApplyTo(o.applyTo, section.id);
-    let repoWideDest = false;
-    if (o.destination !== undefined) {
-      const d = parseDestination(o.destination, section.id);
-      if ('slug' in d) n.slug = d.slug;
-      else repoWideDest = true;
-    }
-    if (o.keepRepoWide === true || repoWideDest) {
-      if (n.applyTo !== undefined || n.slug !== undefined) {
-        throw invalid(`The override for ${section.id} both keeps it repository-wide and gives it ${n.applyTo !== undefined ? 'an applyTo' : 'a path-specific destination'}.`, 'Choose one.');
-      }
-      n.keepRepoWide = true;
-    }
-    if (section.kind === 'frontmatter' && (n.applyTo !== undefined || n.slug !== undefined)) {
-      throw invalid(`${section.id} is the front matter of ${section.sourcePath}; it stays in that file.`, 'Remove this override.');
-    }
-    out.set(section.id, n);
-  }
-  return out;
-}
-
-function storedOverrides(resolved: Map<string, NormOverride>): Override[] {
-  return [...resolved.values()]
-    .sort((a, b) => cmp(a.section, b.section))
-    .map((n) => {
-      const o: Override = { section: n.section };
-      if (n.keepRepoWide) o.keepRepoWide = true;
-      if (n.applyTo !== undefined) o.applyTo = n.applyTo;
-      if (n.slug !== undefined) o.destination = instructionPath(n.slug);
-      return o;
-    });
 }
 
 // ---------------------------------------------------------------- outputs
@@ -275,6 +169,12 @@ interface Decision {
   decidedBy: 'inference' | 'override';
 }
 
+/** The sections sent to one path-specific file, and the globs they share. */
+interface Group {
+  members: Decision[];
+  globs: string[];
+}
+
 /** The text inferScope reads: scope.ts scans at most SCAN_CAP characters, i.e. at most 4 bytes each. */
 function sectionText(src: Buffer, ranges: readonly ByteRange[]): string {
   const budget = SCAN_CAP * 4;
@@ -323,18 +223,55 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const { snapshot, analysis } = input;
   const repo: SourceFile | undefined =
     snapshot.sources.find((s) => s.kind === 'copilot-repo' && s.path === REPO_WIDE_PATH) ?? snapshot.sources.find((s) => s.kind === 'copilot-repo');
-  const sources = snapshot.sources
-    .filter((s) => s.kind !== 'other-agent')
-    .map((s) => ({ path: s.path, kind: s.kind, size: s.size, sha256: s.sha256 }))
-    .sort((a, b) => cmp(a.path, b.path));
   const sections = repo ? analysis.sections.filter((s) => s.sourcePath === repo.path) : [];
   const resolved = resolveOverrides(input.overrides ?? [], sections);
-
   const src = repo ? asBuffer(repo.bytes) : Buffer.alloc(0);
   for (const s of sections) checkRanges(s, src.length);
 
-  // 1. Scope of every section.
-  const decisions: Decision[] = sections.map((section) => {
+  const decisions = decideScopes(sections, resolved, src, new FileIndex(snapshot.files));
+  const groups = assignDestinations(decisions, snapshot);
+  const outputs = repo && groups.size > 0 ? buildOutputs(repo, src, decisions, groups) : { operations: [], lossless: [], bytes: new Map<string, Uint8Array | null>() };
+
+  const bodyWithoutProof: Omit<PlanBody, 'lossless' | 'risk' | 'riskReasons'> = {
+    format: 'copilot-onboarding/plan@1',
+    pattern: analysis.pattern,
+    sources: planSources(snapshot),
+    sections: decisions.map((d) => planSection(d, groups)),
+    operations: outputs.operations,
+    problems: analysis.problems.map((p) => ({ code: p.code, severity: p.severity, message: p.message, path: p.path, lines: [...p.lines] })),
+    overrides: storedOverrides(resolved),
+  };
+  const lossless = {
+    outputs: outputs.lossless,
+    coveredSources: outputs.operations.length && repo ? [repo.path] : [],
+    ok: true,
+  };
+  // The hashes were just computed from these very bytes; everything else is checked.
+  const check = checkLossless({ ...bodyWithoutProof, risk: 'low', riskReasons: [], lossless }, repo ? new Map([[repo.path, src]]) : new Map(), outputs.bytes, false);
+  lossless.ok = check.ok;
+
+  const { risk, riskReasons } = assessRisk(snapshot, analysis, decisions, outputs.operations, check);
+  return seal({ ...bodyWithoutProof, risk, riskReasons, lossless });
+}
+
+/** The plan's identity: the SHA-256 of its canonical JSON (its first 16 hex digits name it). */
+function seal(body: PlanBody): Plan {
+  const sha256 = sha256Hex(canonicalJson(body));
+  return { ...body, planId: sha256.slice(0, 16), sha256 };
+}
+
+/** Every source the plan reads (other agents' files are only reported by the analysis). */
+function planSources(snapshot: Snapshot): PlanBody['sources'] {
+  return snapshot.sources
+    .filter((s) => s.kind !== 'other-agent')
+    .map((s) => ({ path: s.path, kind: s.kind, size: s.size, sha256: s.sha256 }))
+    .sort((a, b) => cmp(a.path, b.path));
+}
+
+/** Step 1, scopes: an override decides a section, else inference from its text and the workspace files. */
+function decideScopes(sections: readonly Section[], resolved: ReadonlyMap<string, NormOverride>, src: Buffer, files: FileIndex): Decision[] {
+  const infer = (section: Section): ReturnType<typeof inferScope> => inferScope(section, sectionText(src, section.ranges), files);
+  return sections.map((section) => {
     const o = resolved.get(section.id);
     if (section.kind === 'frontmatter') {
       return { section, globs: null, slug: null, evidence: [`front matter of ${section.sourcePath}: stays in that file`], decidedBy: o ? 'override' : 'inference' };
@@ -347,20 +284,26 @@ export function buildPlan(input: BuildPlanInput): Plan {
         globs = splitApplyTo(o.applyTo);
         evidence.push(`override: applyTo ${JSON.stringify(o.applyTo)}`);
       } else {
-        const inferred = inferScope(section, sectionText(src, section.ranges), snapshot.files);
+        const inferred = infer(section);
         globs = inferred.applyTo;
         evidence.push(...inferred.evidence);
       }
       if (o.slug !== undefined) evidence.push(`override: destination ${instructionPath(o.slug)}`);
       return { section, globs, slug: o.slug ?? null, evidence, decidedBy: 'override' };
     }
-    const inferred = inferScope(section, sectionText(src, section.ranges), snapshot.files);
+    const inferred = infer(section);
     return { section, globs: inferred.applyTo, slug: null, evidence: inferred.evidence, decidedBy: 'inference' };
   });
+}
 
-  // 2. Destinations. Explicit ones first; inferred ones get a unique slug that avoids existing
-  //    files. An inferred slug equal to an explicit destination merges (the agent saw that slug
-  //    in the previous plan and asked to put another section there).
+/**
+ * Step 2, destinations. Explicit ones first; inferred ones get a unique slug that avoids
+ * existing files. An inferred slug equal to an explicit destination merges (the agent saw that
+ * slug in the previous plan and asked to put another section there). Sections with a
+ * destination but no globs of their own take the group's. Returns slug -> group, in the order
+ * the groups were first named.
+ */
+function assignDestinations(decisions: Decision[], snapshot: Snapshot): Map<string, Group> {
   const existing = existingSlugs(snapshot);
   for (const d of decisions) {
     if (d.slug !== null && existing.has(d.slug)) {
@@ -376,31 +319,31 @@ export function buildPlan(input: BuildPlanInput): Plan {
     if (!moves || d.slug !== null) continue;
     d.slug = allocate(slugify(d.section.title));
   }
-  // Sections with a destination but no globs of their own take the group's.
-  const groups = new Map<string, Decision[]>();
+  const groups = new Map<string, Group>();
   for (const d of decisions) {
     if (d.slug === null) continue;
     const g = groups.get(d.slug);
-    if (g) g.push(d);
-    else groups.set(d.slug, [d]);
+    if (g) g.members.push(d);
+    else groups.set(d.slug, { members: [d], globs: [] });
   }
-  const groupGlobs = new Map<string, string[]>();
-  for (const [slug, members] of groups) {
-    const union: string[] = [];
-    for (const m of members) for (const g of m.globs ?? []) if (!union.includes(g)) union.push(g);
-    if (!union.length) {
+  for (const [slug, group] of groups) {
+    const { members } = group;
+    for (const m of members) for (const g of m.globs ?? []) if (!group.globs.includes(g)) group.globs.push(g);
+    if (!group.globs.length) {
       throw invalid(
         `No applyTo for ${instructionPath(slug)}: no glob was inferred for ${members.map((m) => m.section.id).join(', ')}.`,
         `Give "applyTo" in the override (e.g. { "section": "${members[0]!.section.id}", "applyTo": "src/**" }), or keep the section repository-wide.`,
       );
     }
-    groupGlobs.set(slug, union);
     if (members.length > 1) {
       for (const m of members) m.evidence.push(`merged into ${instructionPath(slug)} with ${members.filter((x) => x !== m).map((x) => x.section.id).join(', ')}`);
     }
   }
+  return groups;
+}
 
-  const planSections: PlanSection[] = decisions.map((d) => ({
+function planSection(d: Decision, groups: ReadonlyMap<string, Group>): PlanSection {
+  return {
     id: d.section.id,
     sourcePath: d.section.sourcePath,
     title: d.section.title,
@@ -410,89 +353,73 @@ export function buildPlan(input: BuildPlanInput): Plan {
     endLine: d.section.endLine,
     ranges: d.section.ranges.map((r) => ({ start: r.start, end: r.end })),
     destination: d.slug === null ? REPO_WIDE_PATH : instructionPath(d.slug),
-    applyTo: d.slug === null ? null : joinApplyTo(groupGlobs.get(d.slug)!),
+    applyTo: d.slug === null ? null : joinApplyTo(groups.get(d.slug)!.globs),
     evidence: d.evidence,
     decidedBy: d.decidedBy,
-  }));
-
-  // 3. Outputs and operations (only when something moves).
-  const operations: Operation[] = [];
-  const losslessOutputs: PlanBody['lossless']['outputs'] = [];
-  const outputBytes = new Map<string, Uint8Array | null>();
-  if (repo && groups.size > 0) {
-    const eol = dominantEol(src);
-    const pinned = Math.min(pinnedPrefix(src), src.length);
-    const bomLen = src.length >= 3 && src[0] === 0xef && src[1] === 0xbb && src[2] === 0xbf ? 3 : 0;
-
-    const repoWide = new OutputBuilder(src, eol, bomLen);
-    const stay: ByteRange[] = [{ start: 0, end: pinned }];
-    for (const d of decisions) {
-      if (d.slug !== null) continue;
-      for (const r of d.section.ranges) if (r.end > pinned) stay.push({ start: Math.max(r.start, pinned), end: r.end });
-    }
-    stay.sort((a, b) => a.start - b.start || a.end - b.end);
-    for (const r of stay) repoWide.piece(r.start, r.end);
-
-    const created: Array<{ path: string; parts: OutputDraft['parts'] }> = [];
-    for (const [slug, members] of groups) {
-      const b = new OutputBuilder(src, eol, bomLen);
-      const description = [...new Set(members.map((m) => m.section.title.replace(/[\r\n]+/g, ' ').trim()))].join('; ') || slug;
-      b.gen(renderFrontMatter({ applyTo: joinApplyTo(groupGlobs.get(slug)!), description }, eol), 'front-matter');
-      const items: Array<{ start: number; end: number; d: Decision }> = [];
-      for (const m of members) for (const r of m.section.ranges) if (r.end > pinned) items.push({ start: Math.max(r.start, pinned), end: r.end, d: m });
-      items.sort((a, c) => a.start - c.start || a.end - c.end);
-      let prev: Decision | null = null;
-      for (const it of items) {
-        if (it.end <= it.start) continue;
-        if (it.d.section.proposed && it.d !== prev) b.heading(it.d.section.title);
-        b.piece(it.start, it.end);
-        prev = it.d;
-      }
-      created.push({ path: instructionPath(slug), parts: b.parts });
-    }
-    created.sort((a, b) => cmp(a.path, b.path));
-
-    const repoOut = finishOutput(src, repo.path, repoWide.parts);
-    if (repoOut.bytes.length === 0) {
-      operations.push({ op: 'delete', path: repo.path, size: 0, sha256: null, content: null, previousSha256: repo.sha256 });
-      outputBytes.set(repo.path, null);
-    } else {
-      operations.push({ op: 'modify', path: repo.path, size: repoOut.bytes.length, sha256: sha256Hex(repoOut.bytes), content: repoOut.content, previousSha256: repo.sha256 });
-      losslessOutputs.push({ path: repo.path, pieces: repoOut.pieces, generated: repoOut.generated });
-      outputBytes.set(repo.path, repoOut.bytes);
-    }
-    for (const c of created) {
-      const out = finishOutput(src, repo.path, c.parts);
-      operations.push({ op: 'create', path: c.path, size: out.bytes.length, sha256: sha256Hex(out.bytes), content: out.content, previousSha256: null });
-      losslessOutputs.push({ path: c.path, pieces: out.pieces, generated: out.generated });
-      outputBytes.set(c.path, out.bytes);
-    }
-  }
-
-  const bodyWithoutProof: Omit<PlanBody, 'lossless' | 'risk' | 'riskReasons'> = {
-    format: 'copilot-onboarding/plan@1',
-    pattern: analysis.pattern,
-    sources,
-    sections: planSections,
-    operations,
-    problems: analysis.problems.map((p) => ({ code: p.code, severity: p.severity, message: p.message, path: p.path, lines: [...p.lines] })),
-    overrides: storedOverrides(resolved),
   };
-  const lossless = {
-    outputs: losslessOutputs,
-    coveredSources: operations.length && repo ? [repo.path] : [],
-    ok: true,
-  };
-  // The hashes were just computed from these very bytes; everything else is checked.
-  const check = checkLossless({ ...bodyWithoutProof, risk: 'low', riskReasons: [], lossless }, repo ? new Map([[repo.path, src]]) : new Map(), outputBytes, false);
-  lossless.ok = check.ok;
-
-  const { risk, riskReasons } = assessRisk(snapshot, analysis, decisions, operations, check);
-  const body: PlanBody = { ...bodyWithoutProof, risk, riskReasons, lossless };
-  const sha256 = sha256Hex(canonicalJson(body));
-  return { ...body, planId: sha256.slice(0, 16), sha256 };
 }
 
+interface Outputs {
+  operations: Operation[];
+  lossless: PlanBody['lossless']['outputs'];
+  /** Output path -> its bytes (null: deleted), for the lossless check. */
+  bytes: Map<string, Uint8Array | null>;
+}
+
+/** Step 3, outputs: the repository-wide file without what moves, and one new file per group. */
+function buildOutputs(repo: SourceFile, src: Buffer, decisions: readonly Decision[], groups: ReadonlyMap<string, Group>): Outputs {
+  const out: Outputs = { operations: [], lossless: [], bytes: new Map() };
+  const eol = dominantEol(src);
+  const pinned = Math.min(pinnedPrefix(src), src.length);
+  const bomLen = src.length >= 3 && src[0] === 0xef && src[1] === 0xbb && src[2] === 0xbf ? 3 : 0;
+
+  const repoWide = new OutputBuilder(src, eol, bomLen);
+  const stay: ByteRange[] = [{ start: 0, end: pinned }];
+  for (const d of decisions) {
+    if (d.slug !== null) continue;
+    for (const r of d.section.ranges) if (r.end > pinned) stay.push({ start: Math.max(r.start, pinned), end: r.end });
+  }
+  stay.sort((a, b) => a.start - b.start || a.end - b.end);
+  for (const r of stay) repoWide.piece(r.start, r.end);
+
+  const created: Array<{ path: string; parts: OutputDraft['parts'] }> = [];
+  for (const [slug, { members, globs }] of groups) {
+    const b = new OutputBuilder(src, eol, bomLen);
+    const description = [...new Set(members.map((m) => m.section.title.replace(/[\r\n]+/g, ' ').trim()))].join('; ') || slug;
+    b.gen(renderFrontMatter({ applyTo: joinApplyTo(globs), description }, eol), 'front-matter');
+    const items: Array<{ start: number; end: number; d: Decision }> = [];
+    for (const m of members) for (const r of m.section.ranges) if (r.end > pinned) items.push({ start: Math.max(r.start, pinned), end: r.end, d: m });
+    items.sort((a, c) => a.start - c.start || a.end - c.end);
+    let prev: Decision | null = null;
+    for (const it of items) {
+      if (it.end <= it.start) continue;
+      if (it.d.section.proposed && it.d !== prev) b.heading(it.d.section.title);
+      b.piece(it.start, it.end);
+      prev = it.d;
+    }
+    created.push({ path: instructionPath(slug), parts: b.parts });
+  }
+  created.sort((a, b) => cmp(a.path, b.path));
+
+  const repoOut = finishOutput(src, repo.path, repoWide.parts);
+  if (repoOut.bytes.length === 0) {
+    out.operations.push({ op: 'delete', path: repo.path, size: 0, sha256: null, content: null, previousSha256: repo.sha256 });
+    out.bytes.set(repo.path, null);
+  } else {
+    out.operations.push({ op: 'modify', path: repo.path, size: repoOut.bytes.length, sha256: sha256Hex(repoOut.bytes), content: repoOut.content, previousSha256: repo.sha256 });
+    out.lossless.push({ path: repo.path, pieces: repoOut.pieces, generated: repoOut.generated });
+    out.bytes.set(repo.path, repoOut.bytes);
+  }
+  for (const c of created) {
+    const f = finishOutput(src, repo.path, c.parts);
+    out.operations.push({ op: 'create', path: c.path, size: f.bytes.length, sha256: sha256Hex(f.bytes), content: f.content, previousSha256: null });
+    out.lossless.push({ path: c.path, pieces: f.pieces, generated: f.generated });
+    out.bytes.set(c.path, f.bytes);
+  }
+  return out;
+}
+
+/** Step 4, risk: high for a failed proof or an error, medium for what deserves a closer look. */
 function assessRisk(
   snapshot: Snapshot,
   analysis: Analysis,
@@ -532,120 +459,4 @@ function assessRisk(
 /** The stored bytes of a plan. */
 export function serializePlan(plan: Plan): string {
   return canonicalJson(plan);
-}
-
-// ---------------------------------------------------------------- lossless proof
-
-/**
- * Check that the plan's outputs are lossless:
- * 1. for every covered source, the pieces' source ranges tile [0, size) exactly (each byte in one output);
- * 2. for every output, pieces and generated spans tile the output bytes exactly, each piece's
- *    bytes equal the source's, and the pieces of one source appear in increasing source order;
- * 3. every output's bytes hash to its operation's sha256 (so generated bytes are checked too),
- *    and a deleted path has no bytes.
- * `outputs` maps each output path to its bytes: the plan's contents before writing, or what is
- * on disk after (null or absent = missing).
- */
-export function verifyLossless(
-  plan: PlanBody,
-  sources: ReadonlyMap<string, Uint8Array>,
-  outputs: ReadonlyMap<string, Uint8Array | null>,
-): { ok: boolean; errors: string[] } {
-  return checkLossless(plan, sources, outputs, true);
-}
-
-function checkLossless(
-  plan: PlanBody,
-  sources: ReadonlyMap<string, Uint8Array>,
-  outputs: ReadonlyMap<string, Uint8Array | null>,
-  checkHashes: boolean,
-): { ok: boolean; errors: string[] } {
-  const errors: string[] = [];
-  const MAX = 50;
-  const err = (m: string): void => {
-    if (errors.length < MAX) errors.push(m);
-  };
-  const bySource = new Map<string, Array<{ start: number; end: number; path: string }>>();
-  const ops = new Map(plan.operations.map((o) => [o.path, o]));
-  const seenOutputs = new Set<string>();
-
-  for (const out of plan.lossless.outputs) {
-    if (seenOutputs.has(out.path)) err(`${out.path}: listed twice as an output`);
-    seenOutputs.add(out.path);
-    const raw = outputs.get(out.path);
-    if (raw === null || raw === undefined) {
-      err(`${out.path}: output is missing`);
-      continue;
-    }
-    const ob = asBuffer(raw);
-    const spans: Array<{ start: number; end: number; piece: Piece | null }> = [
-      ...out.pieces.map((p) => ({ start: p.outputStart, end: p.outputEnd, piece: p })),
-      ...out.generated.map((g) => ({ start: g.outputStart, end: g.outputEnd, piece: null })),
-    ].sort((a, b) => a.start - b.start || a.end - b.end);
-    let pos = 0;
-    const lastEnd = new Map<string, number>();
-    for (const sp of spans) {
-      if (sp.end < sp.start) {
-        err(`${out.path}: span [${sp.start}, ${sp.end}) ends before it starts`);
-        continue;
-      }
-      if (sp.start > pos) err(`${out.path}: bytes [${pos}, ${sp.start}) are neither source nor generated`);
-      else if (sp.start < pos) err(`${out.path}: spans overlap at [${sp.start}, ${Math.min(pos, sp.end)})`);
-      pos = Math.max(pos, sp.end);
-      const p = sp.piece;
-      if (!p) continue;
-      const srcBytes = sources.get(p.sourcePath);
-      if (!srcBytes) {
-        err(`${out.path}: piece from unknown source ${p.sourcePath}`);
-        continue;
-      }
-      const len = p.sourceEnd - p.sourceStart;
-      if (len !== p.outputEnd - p.outputStart || len < 0) {
-        err(`${out.path}: piece [${p.outputStart}, ${p.outputEnd}) and source [${p.sourceStart}, ${p.sourceEnd}) differ in length`);
-        continue;
-      }
-      if (p.sourceEnd > srcBytes.length || p.outputEnd > ob.length) {
-        err(`${out.path}: piece [${p.outputStart}, ${p.outputEnd}) <- ${p.sourcePath} [${p.sourceStart}, ${p.sourceEnd}) is out of bounds`);
-        continue;
-      }
-      const prevEnd = lastEnd.get(p.sourcePath) ?? 0;
-      if (p.sourceStart < prevEnd) err(`${out.path}: pieces of ${p.sourcePath} are out of source order at ${p.sourceStart}`);
-      lastEnd.set(p.sourcePath, p.sourceEnd);
-      if (Buffer.compare(ob.subarray(p.outputStart, p.outputEnd), asBuffer(srcBytes).subarray(p.sourceStart, p.sourceEnd)) !== 0) {
-        err(`${out.path}: bytes [${p.outputStart}, ${p.outputEnd}) differ from ${p.sourcePath} [${p.sourceStart}, ${p.sourceEnd})`);
-      }
-      const list = bySource.get(p.sourcePath) ?? [];
-      list.push({ start: p.sourceStart, end: p.sourceEnd, path: out.path });
-      bySource.set(p.sourcePath, list);
-    }
-    if (pos !== ob.length) err(`${out.path}: spans cover ${pos} bytes, the output has ${ob.length}`);
-    const op = ops.get(out.path);
-    if (!op || op.op === 'delete') err(`${out.path}: no create/modify operation for this output`);
-    else if (op.size !== ob.length || (checkHashes && op.sha256 !== null && sha256Hex(ob) !== op.sha256)) err(`${out.path}: content differs from the plan (size or sha256)`);
-  }
-
-  for (const op of plan.operations) {
-    if (op.op !== 'delete') continue;
-    if (seenOutputs.has(op.path)) err(`${op.path}: deleted and also an output`);
-    const now = outputs.get(op.path);
-    if (now !== undefined && now !== null) err(`${op.path}: should be deleted but has ${now.length} bytes`);
-  }
-
-  for (const path of plan.lossless.coveredSources) {
-    const srcBytes = sources.get(path);
-    if (!srcBytes) {
-      err(`${path}: covered source not provided`);
-      continue;
-    }
-    const list = (bySource.get(path) ?? []).slice().sort((a, b) => a.start - b.start || a.end - b.end);
-    let pos = 0;
-    for (const r of list) {
-      if (r.start > pos) err(`${path}: bytes [${pos}, ${r.start}) are in no output`);
-      else if (r.start < pos) err(`${path}: bytes [${r.start}, ${Math.min(pos, r.end)}) are in more than one output`);
-      pos = Math.max(pos, r.end);
-    }
-    if (pos < srcBytes.length) err(`${path}: bytes [${pos}, ${srcBytes.length}) are in no output`);
-    if (pos > srcBytes.length) err(`${path}: pieces reach past the end of the file (${pos} > ${srcBytes.length})`);
-  }
-  return { ok: errors.length === 0, errors };
 }

@@ -1,6 +1,6 @@
 /**
  * Proposed sections for unstructured text (a file without headings): blocks of text are grouped
- * by topic, using the same taxonomy as scope.ts.
+ * by topic, using the taxonomy of taxonomy.ts.
  *
  * A block is a blank-line-separated paragraph, or one top-level item of a list that starts a
  * block; a fenced code block is never split (a blank line inside a fence is not a boundary) and
@@ -15,7 +15,8 @@
  * per block.
  */
 import type { ByteRange, ParsedMarkdown, Section } from './types.js';
-import { BlockScorer, forEachKeyword, labelTopic, type Topic } from './scope.js';
+import { type TopicScore, decideBlock, forEachKeyword, labelTopic, scoreFenceInfo, scoreKeyword } from './keywords.js';
+import type { Topic } from './taxonomy.js';
 import { slugify } from './slug.js';
 
 export const PREAMBLE_TITLE = 'General';
@@ -26,17 +27,8 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /** Start offset of every line (line n, 1-based, starts at starts[n-1]). LF, CRLF and CR all end a line. */
-function lineStartsOf(buf: Buffer): Uint32Array | number[] {
+function lineStartsOf(buf: Buffer): number[] {
   const n = buf.length;
-  if (buf.indexOf(CR) < 0) {
-    // Fast path (no CR): count, then fill, with the native indexOf.
-    let count = 1;
-    for (let i = buf.indexOf(LF); i >= 0 && i + 1 < n; i = buf.indexOf(LF, i + 1)) count++;
-    const starts = new Uint32Array(count);
-    let k = 1;
-    for (let i = buf.indexOf(LF); i >= 0 && i + 1 < n; i = buf.indexOf(LF, i + 1)) starts[k++] = i + 1;
-    return starts;
-  }
   const starts = [0];
   for (let i = 0; i < n; i++) {
     const b = buf[i];
@@ -216,23 +208,23 @@ function splitBlocks(bytes: Uint8Array, lines: ArrayLike<number>, from: number):
 
 /**
  * Classify every block. One keyword scan over the whole body; hits arrive in position order, so
- * blocks and fences are walked with moving cursors and scored with one pooled scorer.
+ * blocks and fences are walked with moving cursors.
  */
 function classifyBlocks(buf: Buffer, from: number, b: Blocks): Array<Topic | null> {
   const n = b.start.length;
   const topics: Array<Topic | null> = new Array(n).fill(null);
-  const scorer = new BlockScorer();
+  const scores = new Map<number, TopicScore>();
   let block = 0;
   let fence = 0;
   let info = 0;
   const endOf = (i: number): number => (i + 1 < n ? b.start[i + 1]! : buf.length);
   const finish = (i: number): void => {
-    while (info < b.infos.length && b.infos[info]!.block === i) scorer.addFence(b.infos[info++]!.info);
+    while (info < b.infos.length && b.infos[info]!.block === i) scoreFenceInfo(scores, b.infos[info++]!.info);
     let t: Topic | null = null;
     const ls = b.labelStart[i]!;
     if (ls >= 0) t = labelTopic(buf.toString('latin1', ls, Math.min(b.labelEnd[i]!, ls + 200)).replace(/[\r\n]+$/, ''));
-    topics[i] = t ?? scorer.decide(endOf(i) - b.start[i]!);
-    scorer.reset();
+    topics[i] = t ?? (scores.size ? decideBlock(scores, endOf(i) - b.start[i]!) : null);
+    scores.clear();
   };
   const lower = buf.toString('latin1', from, buf.length).toLowerCase();
   forEachKeyword(lower, (index, kw) => {
@@ -240,7 +232,7 @@ function classifyBlocks(buf: Buffer, from: number, b: Blocks): Array<Topic | nul
     while (fence < b.fenceStart.length && b.fenceEnd[fence]! <= pos) fence++;
     if (fence < b.fenceStart.length && b.fenceStart[fence]! <= pos) return; // inside fenced code
     while (block < n && endOf(block) <= pos) finish(block++);
-    if (block < n) scorer.add(kw);
+    if (block < n) scoreKeyword(scores, kw);
   });
   while (block < n) finish(block++);
   return topics;

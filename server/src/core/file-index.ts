@@ -1,0 +1,127 @@
+/**
+ * The workspace's file list, indexed for scope inference: how many files a glob matches (and
+ * the first), which directories exist and under which names. Built once per plan from the
+ * snapshot's file list and passed to every inference, so each glob is matched against the
+ * files once per plan however many sections name it.
+ */
+import picomatch from 'picomatch';
+
+export interface GlobStat {
+  count: number;
+  first: string | null;
+}
+
+const GLOB_CHARS = /[*?[\]{}()!+@\\]/;
+
+/** How many slashes a path has. */
+export function depth(p: string): number {
+  let n = 0;
+  for (let i = 0; i < p.length; i++) if (p.charCodeAt(i) === 47) n++;
+  return n;
+}
+
+/** A directory or word as compared by name: `Azure_API`, `azure-api` and `azure api` are one name. */
+export function normName(s: string): string {
+  return s.toLowerCase().replace(/[-_ .]+/g, '-').replace(/^-|-$/g, '');
+}
+
+/** A predicate equal to picomatch(glob, { dot: true }), with literal shortcuts for the common shapes. */
+function globTest(glob: string): (p: string) => boolean {
+  const suffix = /^\*\*\/\*([^/]*)$/.exec(glob);
+  const under = /^([^*?[\]{}()!+@\\]+)\/\*\*$/.exec(glob);
+  if (suffix && !GLOB_CHARS.test(suffix[1]!)) {
+    const s = suffix[1]!;
+    return (p) => {
+      const slash = p.lastIndexOf('/');
+      return p.length - slash - 1 >= s.length && p.endsWith(s);
+    };
+  }
+  if (under) {
+    const d = under[1]!;
+    const prefix = `${d}/`;
+    return (p) => p === d || p.startsWith(prefix);
+  }
+  if (!GLOB_CHARS.test(glob)) return (p) => p === glob;
+  try {
+    return picomatch(glob, { dot: true });
+  } catch {
+    return () => false;
+  }
+}
+
+export class FileIndex {
+  private readonly globs = new Map<string, GlobStat>();
+  private dirCounts: Map<string, number> | null = null;
+  private names: Map<string, string[]> | null = null;
+
+  /** `files`: workspace-relative POSIX paths (the snapshot's list). */
+  constructor(readonly files: readonly string[]) {}
+
+  /** How many files a glob matches and the first of them (picomatch, `dot: true`). */
+  stat(glob: string): GlobStat {
+    const cached = this.globs.get(glob);
+    if (cached) return cached;
+    const test = globTest(glob);
+    let count = 0;
+    let first: string | null = null;
+    for (const f of this.files) {
+      if (test(f)) {
+        count++;
+        if (first === null) first = f;
+      }
+    }
+    const stat = { count, first };
+    this.globs.set(glob, stat);
+    return stat;
+  }
+
+  /** Whether a glob matches at least one file. */
+  matches(glob: string): boolean {
+    return this.stat(glob).first !== null;
+  }
+
+  /** A directory glob that covers nearly every file is not a scope. */
+  coversAlmostAll(count: number): boolean {
+    return this.files.length >= 10 && count >= this.files.length * 0.9;
+  }
+
+  /** Directory path -> number of files under it. */
+  private get dirs(): Map<string, number> {
+    if (!this.dirCounts) {
+      const dirs = new Map<string, number>();
+      for (const f of this.files) {
+        for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) {
+          const d = f.slice(0, i);
+          dirs.set(d, (dirs.get(d) ?? 0) + 1);
+        }
+      }
+      this.dirCounts = dirs;
+    }
+    return this.dirCounts;
+  }
+
+  /** Directories whose last segment has this normalised name (normName), shallowest first. */
+  dirsNamed(name: string): readonly string[] {
+    if (!this.names) {
+      const byName = new Map<string, string[]>();
+      for (const d of [...this.dirs.keys()].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0))) {
+        const n = normName(d.slice(d.lastIndexOf('/') + 1));
+        const list = byName.get(n);
+        if (list) list.push(d);
+        else byName.set(n, [d]);
+      }
+      this.names = byName;
+    }
+    return this.names.get(name) ?? [];
+  }
+
+  /** Resolve a mentioned directory (`azure_api`, `src/api`) to a glob over an existing directory, or null. */
+  resolveDir(path: string): string | null {
+    if (this.dirs.has(path)) return `${path}/**`;
+    const last = path.slice(path.lastIndexOf('/') + 1);
+    const candidates = this.dirsNamed(normName(last)).filter((d) => d === path || d.endsWith(`/${path}`));
+    if (candidates.length === 1) return `${candidates[0]}/**`;
+    if (candidates.length > 1) return `**/${path}/**`;
+    return null;
+  }
+}

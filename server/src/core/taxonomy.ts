@@ -1,0 +1,385 @@
+/**
+ * The topic taxonomy: the languages, frameworks and concerns an instruction section can be
+ * about, with the words that name them (headings, body keywords, fence info strings) and the
+ * globs their files have. Data only: scope.ts decides a section's scope from it, keywords.ts
+ * finds its words in text, topics.ts groups unstructured text by it. Adding a topic is adding
+ * an entry here.
+ */
+
+export interface Topic {
+  id: string;
+  /** Display name, also the title of proposed topic sections. */
+  name: string;
+  /** Related topics share a family (TypeScript and React are both `js`). */
+  family: string;
+  /** Programming language or framework (as opposed to a concern such as tests or CI). */
+  language: boolean;
+  /** Heading match: strong evidence on its own. */
+  heading: RegExp;
+  /** Heading match that counts only when the body has one of this topic's keywords too. */
+  headingNeedsBody?: RegExp;
+  /** Generic nouns ("tests", "pipelines", "database"): a heading match that general words outweigh. */
+  headingWeak?: RegExp;
+  /** Body keywords (lower case; two words allowed) by weight. */
+  primary: readonly string[];
+  secondary?: readonly string[];
+  weak?: readonly string[];
+  /** Fence info strings (```ts) that count as a body signal. */
+  fences?: readonly string[];
+  globs: readonly string[];
+  /** Globs the section itself mentions replace the defaults when they match this (tests: `*.test.ts`). */
+  prefersMentioned?: RegExp;
+  /** A heading that names a variant (the CI system) narrows the globs to that variant's. */
+  variants?: ReadonlyArray<readonly [RegExp, readonly string[]]>;
+}
+
+/** Word-bounded, case-insensitive alternation (`#`, `+` and `.` count as part of a word: C#, C++, .NET). */
+export function words(...alts: string[]): RegExp {
+  return new RegExp(`(?<![A-Za-z0-9_#+])(?:${alts.join('|')})(?![A-Za-z0-9_#+])`, 'i');
+}
+
+export const W_PRIMARY = 2;
+export const W_SECONDARY = 1;
+export const W_WEAK = 0.5;
+
+export const TOPICS: readonly Topic[] = [
+  {
+    id: 'typescript', name: 'TypeScript', family: 'js', language: true,
+    heading: words('typescript', 'ts', 'tsx', 'tsconfig'),
+    primary: ['typescript'], secondary: ['tsconfig', 'tsconfig.json', 'tsc', '.ts', '.tsx', 'tsx', 'type-check', 'typecheck'],
+    fences: ['ts', 'typescript', 'tsx'],
+    globs: ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'],
+  },
+  {
+    id: 'javascript', name: 'JavaScript', family: 'js', language: true,
+    heading: words('javascript', 'js', 'node', 'node\\.js', 'nodejs', 'ecmascript'),
+    primary: ['javascript', 'node.js', 'nodejs'], secondary: ['.js', '.mjs', '.cjs', 'commonjs', 'ecmascript'],
+    fences: ['js', 'javascript', 'jsx', 'mjs', 'cjs'],
+    globs: ['**/*.js', '**/*.jsx', '**/*.mjs', '**/*.cjs'],
+  },
+  {
+    id: 'react', name: 'React', family: 'js', language: true,
+    heading: words('react', 'react native', 'jsx', 'next\\.js', 'nextjs', 'remix'),
+    primary: ['react', 'next.js', 'nextjs', 'jsx'], secondary: ['usestate', 'useeffect', 'usememo', 'usecallback', 'react-dom', 'tsx'],
+    weak: ['hooks', 'components'],
+    fences: ['jsx', 'tsx'],
+    globs: ['**/*.tsx', '**/*.jsx'],
+  },
+  {
+    id: 'vue', name: 'Vue', family: 'js', language: true,
+    heading: words('vue', 'vue\\.js', 'vuejs', 'nuxt'),
+    primary: ['vue', 'vue.js', 'vuejs', 'nuxt'], secondary: ['pinia', '.vue'],
+    fences: ['vue'],
+    globs: ['**/*.vue'],
+  },
+  {
+    id: 'angular', name: 'Angular', family: 'js', language: true,
+    heading: words('angular'),
+    primary: ['angular'], secondary: ['ngmodule', 'rxjs'],
+    globs: ['**/*.ts', '**/*.html'],
+  },
+  {
+    id: 'svelte', name: 'Svelte', family: 'js', language: true,
+    heading: words('svelte', 'sveltekit'),
+    primary: ['svelte', 'sveltekit'], secondary: ['.svelte'],
+    fences: ['svelte'],
+    globs: ['**/*.svelte'],
+  },
+  {
+    id: 'python', name: 'Python', family: 'py', language: true,
+    heading: words('python', 'py', 'django', 'flask', 'fastapi', 'pydantic', 'jupyter'),
+    primary: ['python', 'django', 'flask', 'fastapi'],
+    secondary: ['pip', 'poetry', 'ruff', 'mypy', 'pyproject.toml', 'requirements.txt', 'venv', 'virtualenv', 'pydantic', 'numpy', 'pandas', '.py', 'pylint', 'pyright', '__init__.py'],
+    fences: ['python', 'py', 'python3'],
+    globs: ['**/*.py'],
+  },
+  {
+    id: 'go', name: 'Go', family: 'go', language: true,
+    heading: /(?<![A-Za-z0-9_#+])(?:Go|[Gg]olang)(?![A-Za-z0-9_#+])/,
+    primary: ['golang', 'go.mod', 'goroutine', 'goroutines', 'gofmt'], secondary: ['go.sum', '.go', 'go test', 'go build', 'go vet', 'go run'],
+    fences: ['go', 'golang'],
+    globs: ['**/*.go'],
+  },
+  {
+    id: 'rust', name: 'Rust', family: 'rust', language: true,
+    heading: words('rust', 'cargo'),
+    primary: ['rust', 'cargo', 'cargo.toml'], secondary: ['clippy', 'rustfmt', '.rs', 'crate', 'crates', 'tokio', 'serde'],
+    fences: ['rust', 'rs'],
+    globs: ['**/*.rs'],
+  },
+  {
+    id: 'java', name: 'Java', family: 'jvm', language: true,
+    heading: words('java', 'spring', 'spring boot', 'maven', 'gradle', 'jdk'),
+    primary: ['java', 'spring', 'maven'], secondary: ['gradle', 'pom.xml', '.java', 'jdk', 'jvm', 'lombok'],
+    fences: ['java'],
+    globs: ['**/*.java'],
+  },
+  {
+    id: 'kotlin', name: 'Kotlin', family: 'jvm', language: true,
+    heading: words('kotlin'),
+    primary: ['kotlin'], secondary: ['.kt', '.kts', 'ktlint'],
+    fences: ['kotlin', 'kt'],
+    globs: ['**/*.kt', '**/*.kts'],
+  },
+  {
+    id: 'scala', name: 'Scala', family: 'jvm', language: true,
+    heading: words('scala', 'sbt'),
+    primary: ['scala'], secondary: ['sbt', '.scala'],
+    fences: ['scala'],
+    globs: ['**/*.scala', '**/*.sbt'],
+  },
+  {
+    id: 'csharp', name: 'C#', family: 'dotnet', language: true,
+    heading: words('c#', 'csharp', '\\.net', 'dotnet', 'asp\\.net', 'asp\\.net core', 'ef core', 'entity framework', 'wpf', 'maui'),
+    primary: ['c#', 'csharp', '.net', 'dotnet', 'asp.net'], secondary: ['nuget', 'csproj', '.csproj', '.cs', 'linq'],
+    fences: ['cs', 'csharp', 'c#'],
+    globs: ['**/*.cs'],
+  },
+  {
+    id: 'blazor', name: 'Blazor', family: 'dotnet', language: true,
+    heading: words('blazor', 'razor', 'razor pages', 'cshtml'),
+    primary: ['blazor', 'razor'], secondary: ['.razor', '.cshtml'],
+    fences: ['razor', 'cshtml'],
+    globs: ['**/*.razor', '**/*.razor.cs', '**/*.razor.css', '**/*.cshtml', '**/*.cshtml.cs'],
+  },
+  {
+    id: 'cpp', name: 'C/C++', family: 'c', language: true,
+    heading: /(?<![A-Za-z0-9_#+])(?:c\+\+|cpp|c\/c\+\+|cmake)(?![A-Za-z0-9_#+])|^\s*c\s*$|(?<![A-Za-z0-9_#+/])c (?:code|language|sources?)\b/i,
+    primary: ['c++', 'cpp', 'cmake'], secondary: ['cmakelists.txt', '.cpp', '.hpp', '.cc', '.h'],
+    fences: ['c', 'cpp', 'c++', 'cc', 'h', 'hpp'],
+    globs: ['**/*.c', '**/*.h', '**/*.cpp', '**/*.hpp', '**/*.cc', '**/*.cxx'],
+  },
+  {
+    id: 'ruby', name: 'Ruby', family: 'ruby', language: true,
+    heading: words('ruby', 'rails', 'ruby on rails'),
+    primary: ['ruby', 'rails', 'gemfile'], secondary: ['.rb', 'rake', 'bundler', 'erb', 'rubocop'],
+    fences: ['ruby', 'rb'],
+    globs: ['**/*.rb', '**/*.erb'],
+  },
+  {
+    id: 'php', name: 'PHP', family: 'php', language: true,
+    heading: words('php', 'laravel', 'symfony', 'wordpress'),
+    primary: ['php', 'laravel', 'symfony', 'wordpress'], secondary: ['composer.json', '.php', 'artisan'],
+    fences: ['php'],
+    globs: ['**/*.php'],
+  },
+  {
+    id: 'swift', name: 'Swift', family: 'swift', language: true,
+    heading: words('swift', 'swiftui'),
+    primary: ['swift', 'swiftui'], secondary: ['xcode', '.swift', 'cocoapods'],
+    fences: ['swift'],
+    globs: ['**/*.swift'],
+  },
+  {
+    id: 'dart', name: 'Dart', family: 'dart', language: true,
+    heading: words('dart', 'flutter'),
+    primary: ['dart', 'flutter'], secondary: ['pubspec.yaml', '.dart'],
+    fences: ['dart'],
+    globs: ['**/*.dart'],
+  },
+  {
+    id: 'elixir', name: 'Elixir', family: 'elixir', language: true,
+    heading: words('elixir', 'phoenix'),
+    primary: ['elixir'], secondary: ['mix.exs', '.ex', '.exs'],
+    fences: ['elixir', 'ex'],
+    globs: ['**/*.ex', '**/*.exs'],
+  },
+  {
+    id: 'lua', name: 'Lua', family: 'lua', language: true,
+    heading: words('lua'),
+    primary: ['lua'], secondary: ['.lua'],
+    fences: ['lua'],
+    globs: ['**/*.lua'],
+  },
+  {
+    id: 'r', name: 'R', family: 'r', language: true,
+    heading: /^\s*r\s*$|(?<![A-Za-z0-9_#+])(?:r (?:code|language|programming|scripts?|packages?)|rmarkdown|tidyverse|quarto)(?![A-Za-z0-9_#+])/i,
+    primary: ['tidyverse', 'ggplot2', 'rmarkdown'], secondary: ['.rmd', 'cran', 'dplyr'],
+    fences: ['r'],
+    globs: ['**/*.R', '**/*.r', '**/*.Rmd', '**/*.qmd'],
+  },
+  {
+    id: 'shell', name: 'Shell', family: 'shell', language: true,
+    heading: words('shell', 'bash', 'zsh', 'shell scripts?', 'sh'),
+    primary: ['bash', 'shellcheck', 'zsh', 'shell script', 'shell scripts'], secondary: ['.sh'],
+    fences: ['sh', 'bash', 'shell', 'zsh'],
+    globs: ['**/*.sh', '**/*.bash', '**/*.zsh'],
+  },
+  {
+    id: 'powershell', name: 'PowerShell', family: 'powershell', language: true,
+    heading: words('powershell', 'pwsh', 'ps1'),
+    primary: ['powershell', 'pwsh'], secondary: ['.ps1', '.psm1', 'cmdlet', 'cmdlets'],
+    fences: ['powershell', 'pwsh', 'ps1'],
+    globs: ['**/*.ps1', '**/*.psm1', '**/*.psd1'],
+  },
+  {
+    id: 'sql', name: 'SQL', family: 'sql', language: false,
+    heading: words('sql', 't-sql', 'postgres', 'postgresql', 'mysql', 'sqlite', 'plpgsql'),
+    headingWeak: words('databases?', 'database migrations?'),
+    primary: ['sql', 'postgres', 'postgresql', 'mysql', 'sqlite', 't-sql'], secondary: ['.sql', 'plpgsql'],
+    weak: ['migrations', 'queries'],
+    fences: ['sql', 'pgsql', 'plpgsql'],
+    globs: ['**/*.sql'],
+  },
+  {
+    id: 'css', name: 'CSS', family: 'css', language: false,
+    heading: words('css', 'scss', 'sass', 'less', 'stylesheets?', 'tailwind', 'tailwind css', 'styled-components'),
+    headingWeak: words('styling'),
+    primary: ['css', 'scss', 'sass', 'tailwind', 'stylesheet', 'stylesheets'], secondary: ['.css', '.scss', 'styled-components'],
+    fences: ['css', 'scss', 'sass', 'less'],
+    globs: ['**/*.css', '**/*.scss', '**/*.sass', '**/*.less'],
+  },
+  {
+    id: 'html', name: 'HTML', family: 'html', language: false,
+    heading: words('html'),
+    primary: ['html'], secondary: ['.html'],
+    fences: ['html'],
+    globs: ['**/*.html', '**/*.htm'],
+  },
+  {
+    id: 'tests', name: 'Testing', family: 'tests', language: false,
+    heading: words('vitest', 'jest', 'pytest', 'mocha', 'junit', 'xunit', 'nunit', 'rspec', 'playwright', 'cypress', 'e2e', 'end-to-end', 'tdd'),
+    headingWeak: words('tests?', 'testing', 'unit tests?', 'spec files?', 'test coverage'),
+    primary: ['vitest', 'jest', 'pytest', 'mocha', 'junit', 'xunit', 'nunit', 'rspec', 'playwright', 'cypress', 'phpunit', 'unit test', 'unit tests', 'test file', 'test files', 'test suite', 'test case', 'test cases', 'integration tests', 'e2e', 'tdd'],
+    weak: ['test', 'tests', 'testing', 'mock', 'mocks', 'coverage', 'fixtures', 'assertions'],
+    globs: [], // chosen per family, see TEST_GLOBS
+    prefersMentioned: /test|spec|__tests__|e2e/i,
+  },
+  {
+    id: 'docs', name: 'Documentation', family: 'docs', language: false,
+    heading: words('markdown', 'readme', 'mdx', 'changelog', 'docusaurus', 'mkdocs'),
+    headingNeedsBody: words('docs', 'documentation', 'technical writing'),
+    primary: ['markdown', 'readme', 'readme.md', 'mdx', 'docusaurus', 'mkdocs', 'changelog', 'commonmark'], secondary: ['.md', '.mdx'],
+    weak: ['docs', 'documentation'],
+    fences: ['markdown', 'md'],
+    globs: ['**/*.md', '**/*.mdx'],
+    prefersMentioned: /\.mdx?$|\.mdx?\}?$|(^|\/)docs?\//i,
+  },
+  {
+    id: 'ci', name: 'CI', family: 'ci', language: false,
+    heading: words('ci/cd', 'cicd', 'continuous integration', 'continuous delivery', 'continuous deployment', 'github actions', 'actions workflows?', 'github workflows?', 'workflow files?', 'gitlab ci', 'azure pipelines', 'azure devops pipelines?', 'build pipelines?', 'ci pipelines?', 'jenkins', 'circleci'),
+    headingWeak: words('ci', 'pipelines'),
+    primary: ['github actions', 'workflow files', '.github/workflows', 'ci/cd', 'gitlab-ci', 'jenkins', 'circleci', 'runs-on'],
+    secondary: ['workflows', 'ci', 'actions/checkout', 'pipelines'],
+    weak: ['pipeline', 'workflow'],
+    globs: ['.github/workflows/**', '**/.gitlab-ci.yml', '**/azure-pipelines*.yml', '.circleci/**', '**/Jenkinsfile', '.buildkite/**'],
+    prefersMentioned: /workflow|pipeline|\.github\/|gitlab|circleci|jenkins/i,
+    variants: [
+      [/github/i, ['.github/workflows/**']],
+      [/gitlab/i, ['**/.gitlab-ci.yml']],
+      [/azure/i, ['**/azure-pipelines*.yml', '**/*.pipeline.yml']],
+      [/circle ?ci/i, ['.circleci/**']],
+      [/jenkins/i, ['**/Jenkinsfile']],
+      [/buildkite/i, ['.buildkite/**']],
+    ],
+  },
+  {
+    id: 'docker', name: 'Docker', family: 'containers', language: false,
+    heading: words('docker', 'dockerfiles?', 'docker compose', 'podman'),
+    headingWeak: words('containers?'),
+    primary: ['docker', 'dockerfile', 'docker-compose', 'docker compose', 'podman'], secondary: ['container', 'containers', 'compose.yaml', '.dockerignore'],
+    fences: ['dockerfile', 'docker'],
+    globs: ['**/Dockerfile', '**/Dockerfile.*', '**/*.dockerfile', '**/docker-compose*.yml', '**/docker-compose*.yaml', '**/compose.yml', '**/compose.yaml'],
+  },
+  {
+    id: 'terraform', name: 'Terraform', family: 'iac', language: false,
+    heading: words('terraform', 'opentofu', 'hcl'),
+    primary: ['terraform', 'opentofu'], secondary: ['.tf', '.tfvars', 'hcl', 'tflint'],
+    fences: ['terraform', 'hcl', 'tf'],
+    globs: ['**/*.tf', '**/*.tfvars'],
+  },
+  {
+    id: 'bicep', name: 'Bicep', family: 'iac', language: false,
+    heading: words('bicep', 'arm templates?'),
+    primary: ['bicep'], secondary: ['.bicep', '.bicepparam'],
+    fences: ['bicep'],
+    globs: ['**/*.bicep', '**/*.bicepparam'],
+  },
+  {
+    id: 'kubernetes', name: 'Kubernetes', family: 'k8s', language: false,
+    heading: words('kubernetes', 'k8s', 'helm', 'kustomize'),
+    primary: ['kubernetes', 'k8s', 'helm', 'kubectl', 'kustomize'], secondary: ['chart.yaml', 'kustomization.yaml'],
+    globs: ['**/k8s/**', '**/kubernetes/**', '**/charts/**', '**/helm/**', '**/manifests/**', '**/kustomization.yaml'],
+  },
+  {
+    id: 'infra', name: 'Infrastructure', family: 'iac', language: false,
+    heading: words('infrastructure as code', 'iac'),
+    headingWeak: words('infrastructure', 'infra'),
+    primary: ['infrastructure as code', 'iac'], secondary: ['infrastructure'],
+    globs: ['infra/**', 'infrastructure/**', '**/*.tf', '**/*.bicep'],
+  },
+  {
+    id: 'copilot', name: 'Copilot customization', family: 'copilot', language: false,
+    heading: words('copilot customi[sz]ation', 'instructions? files?', '\\.instructions\\.md', 'prompt files?', '\\.prompt\\.md', 'custom agents?', 'agent skills?', 'skill files?'),
+    primary: ['.instructions.md', '.prompt.md', '.agent.md', 'skill.md', '.chatmode.md', 'prompt files', 'instruction files'],
+    globs: ['**/*.instructions.md', '**/*.prompt.md', '**/*.agent.md', '**/*.chatmode.md', '**/SKILL.md'],
+  },
+  {
+    id: 'make', name: 'Makefile', family: 'build', language: false,
+    heading: words('makefiles?', 'gnu make'),
+    primary: ['makefile', 'makefiles'], secondary: ['.mk'],
+    fences: ['make', 'makefile'],
+    globs: ['**/Makefile', '**/makefile', '**/GNUmakefile', '**/*.mk'],
+  },
+  {
+    id: 'proto', name: 'Protocol Buffers', family: 'proto', language: false,
+    heading: words('protobuf', 'protocol buffers', 'grpc', '\\.proto'),
+    primary: ['protobuf', 'grpc', 'protoc'], secondary: ['.proto', 'buf.yaml'],
+    fences: ['proto', 'protobuf'],
+    globs: ['**/*.proto'],
+  },
+  {
+    id: 'graphql', name: 'GraphQL', family: 'graphql', language: false,
+    heading: words('graphql'),
+    primary: ['graphql'], secondary: ['.graphql', '.gql'],
+    fences: ['graphql', 'gql'],
+    globs: ['**/*.graphql', '**/*.gql'],
+  },
+  {
+    id: 'notebooks', name: 'Notebooks', family: 'notebooks', language: false,
+    heading: words('jupyter', 'notebooks?', 'ipynb'),
+    primary: ['jupyter', 'ipynb', '.ipynb'], weak: ['notebook', 'notebooks'],
+    globs: ['**/*.ipynb'],
+  },
+];
+
+/** Test file patterns per language family, the way people write them (as surveyed in real applyTo values). */
+export const TEST_GLOBS: Readonly<Record<string, readonly string[]>> = {
+  js: ['**/*.test.ts', '**/*.test.tsx', '**/*.spec.ts', '**/*.spec.tsx', '**/*.test.js', '**/*.test.jsx', '**/*.spec.js', '**/*.test.mjs'],
+  py: ['**/test_*.py', '**/*_test.py', '**/conftest.py'],
+  go: ['**/*_test.go'],
+  jvm: ['**/*Test.java', '**/*Tests.java', '**/*IT.java', '**/*Test.kt'],
+  dotnet: ['**/*Tests.cs', '**/*Test.cs'],
+  ruby: ['**/*_spec.rb', '**/*_test.rb'],
+  php: ['**/*Test.php'],
+  swift: ['**/*Tests.swift'],
+  dart: ['**/*_test.dart'],
+  rust: ['tests/**/*.rs'],
+};
+export const TEST_DIRS: readonly string[] = ['tests/**', 'test/**', '__tests__/**', 'spec/**', 'e2e/**'];
+/** Keywords that say which language's tests a section means. */
+export const TEST_HINTS: Readonly<Record<string, string>> = {
+  vitest: 'js', jest: 'js', mocha: 'js', playwright: 'js', cypress: 'js', pytest: 'py', junit: 'jvm', xunit: 'dotnet', nunit: 'dotnet', rspec: 'ruby', phpunit: 'php', 'go test': 'go', 'cargo test': 'rust',
+};
+
+/**
+ * Headings that are about how to work rather than where: they stay repository-wide unless the
+ * heading also names a language or tool ("General TypeScript rules" is still TypeScript).
+ * GENERAL_CORE words also outweigh a generic topic noun: "Build & test commands" is about
+ * running things, not about test files; GENERAL_SUFFIX words do not ("Testing guidelines").
+ */
+export const GENERAL_CORE_RE = words(
+  'general', 'overview', 'introduction', 'intro', 'about', 'communication', 'tone', 'style guide', 'principles?', 'philosophy', 'persona', 'role',
+  'behaviou?r', 'responses?', 'answers?', 'conversation', 'summary', 'context', 'project', 'repository', 'repo', 'architecture', 'structure',
+  'layout', 'organi[sz]ation', 'getting started', 'setup', 'set up', 'commands', 'workflows?', 'how to', 'running', 'local development',
+  'environment', 'variables', 'build', 'builds', 'building', 'lint', 'linting', 'git', 'commits?', 'pull requests?', 'prs?', 'code review',
+  'reviews?', 'security', 'performance', 'naming', 'formatting', 'errors?', 'error handling', 'logging', 'dependencies', 'license', 'contributing',
+  'faq', 'glossary', 'terminology', 'tasks?', 'language', 'code style', 'quality', 'scope', 'basics', 'misc', 'miscellaneous', 'other',
+);
+export const GENERAL_SUFFIX_RE = words(
+  'rules', 'guidelines', 'conventions', 'best practices', 'standards', 'coding standards', 'checklist', 'notes?', 'instructions', 'tips',
+  'patterns?', 'recommendations', 'important', 'critical', 'must', 'always', 'never', 'do not', "don'?t",
+);
+export const GENERAL_RE = { test: (title: string): boolean => GENERAL_CORE_RE.test(title) || GENERAL_SUFFIX_RE.test(title) };
+
+export const EVERYWHERE = new Set(['*', '**', '**/*', '**/**', '*/**', '**/*.*', './**']);
