@@ -22,11 +22,12 @@ import { CORPUS_DIR, REPO_WIDE, argValue, cleanupTemp, interleave, isMain, load,
 const sha = (b) => createHash('sha256').update(b).digest('hex');
 
 export async function run({ runs = 7, warmup = 1, quick = false, profile = true, log = () => {} } = {}) {
-  const [{ readSnapshot }, { analyze }, { buildPlan }, { migrate, rollback }, { readManifest, loadBackup }] = await Promise.all([
+  const [{ readSnapshot }, { analyze }, { buildPlan }, { migrate }, { rollback }, { readManifest, loadBackup }] = await Promise.all([
     load('io/snapshot.js'),
     load('core/analyze.js'),
     load('core/plan.js'),
-    load('io/migration.js'),
+    load('io/apply.js'),
+    load('io/rollback.js'),
     load('io/backup.js'),
   ]);
   const m = { readSnapshot, analyze, buildPlan };

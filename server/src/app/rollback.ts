@@ -8,7 +8,7 @@ import path from 'node:path';
 import { rollbackMessage } from '../core/approval.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Manifest } from '../schemas/manifest.js';
-import { editedSinceMigration, rollback } from '../io/migration.js';
+import { editedSinceMigration, rollback } from '../io/rollback.js';
 import { readManifest, verifyBackup } from '../io/backup.js';
 import { loadState, updateState } from '../io/state.js';
 import { backupsDir, rel } from '../io/layout.js';
