@@ -147,8 +147,8 @@ function writeStaged(stage: string, content: string, mode: number | undefined): 
 
 /**
  * The write half of migrate; the journal says `applying` while this runs. Every staged file
- * is written (synchronously, in time slices) and then made durable all at once (syncFiles:
- * one syncfs, or an fsync per file) before the first one is moved into place; then the moves,
+ * is written (synchronously, in time slices) and then made durable (syncFiles: an fsync
+ * each) before the first one is moved into place; then the moves,
  * one by one in plan order; then one fsync per touched folder.
  */
 async function applyOperations(root: string, plan: Plan, manifest: Manifest, migrationId: string, crash: CrashHook, progress: (step: string) => void): Promise<void> {
