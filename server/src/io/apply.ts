@@ -10,7 +10,8 @@
  * thrown; a crash anywhere is finished by io/recovery.ts. Every step calls a crash hook
  * (io/crash-points.ts).
  */
-import { closeSync, fchmodSync, linkSync, lstatSync, openSync, promises as fsp, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
@@ -20,12 +21,11 @@ import { MigrationIdSchema, isSafeRelPath, type Manifest } from '../schemas/mani
 import { PlanSchema, type Plan } from '../schemas/plan.js';
 import { backupRelPaths, backupsDir, createBackup } from './backup.js';
 import { crashFromEnv, type CrashHook } from './crash-points.js';
-import { syncFiles } from './durable.js';
 import { clearJournal, sidecarPath, sweepSidecars, writeJournal } from './journal.js';
 import { acquireLock } from './lock.js';
 import { recoverLocked } from './recovery.js';
-import { discardBackup, lstatOrNull, undoFailed, type ProgressHook } from './undo.js';
-import { forEachLimit, fsyncDir, inSlices, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
+import { discardBackup, hashFile, lstatOrNull, undoFailed, type ProgressHook } from './undo.js';
+import { forEachLimit, fsyncDir, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
 
 /** The on-disk lossless proof: original source bytes and what is on disk now (null = absent). */
 export type OutputVerifier = (sources: Map<string, Uint8Array>, outputs: Map<string, Uint8Array | null>) => { ok: boolean; errors: string[] };
@@ -127,29 +127,29 @@ function journalOps(plan: Plan): JournalOp[] {
   return plan.operations.map((op) => ({ op: op.op, path: op.path, previousSha256: op.previousSha256, sha256: op.op === 'delete' ? null : op.sha256 }));
 }
 
-/** Create a side file that must not exist and write it (a leftover of an earlier attempt is replaced); syncFiles makes the lot durable. */
-function writeStaged(stage: string, content: string, mode: number | undefined): void {
-  let fd: number;
+/** Create a side file that must not exist, write it and make it durable (a leftover of an earlier attempt is replaced). */
+async function writeStaged(stage: string, content: string, mode: number | undefined): Promise<void> {
+  let fh: FileHandle;
   try {
-    fd = openSync(stage, 'wx', 0o644);
+    fh = await fsp.open(stage, 'wx', 0o644);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    rmSync(stage, { force: true });
-    fd = openSync(stage, 'wx', 0o644);
+    await fsp.rm(stage, { force: true });
+    fh = await fsp.open(stage, 'wx', 0o644);
   }
   try {
-    writeFileSync(fd, content, 'utf8');
-    if (mode !== undefined) fchmodSync(fd, mode); // a modified file keeps its permissions
+    await fh.writeFile(content, 'utf8');
+    if (mode !== undefined) await fh.chmod(mode); // a modified file keeps its permissions
+    await fh.sync();
   } finally {
-    closeSync(fd);
+    await fh.close();
   }
 }
 
 /**
  * The write half of migrate; the journal says `applying` while this runs. Every staged file
- * is written (synchronously, in time slices) and then made durable (syncFiles: an fsync
- * each) before the first one is moved into place; then the moves,
- * one by one in plan order; then one fsync per touched folder.
+ * is written and made durable (a bounded number at a time) before the first one is moved
+ * into place; then the moves, one by one in plan order; then one fsync per touched folder.
  */
 async function applyOperations(root: string, plan: Plan, manifest: Manifest, migrationId: string, crash: CrashHook, progress: (step: string) => void): Promise<void> {
   const dirs = new Set<string>();
@@ -165,58 +165,46 @@ async function applyOperations(root: string, plan: Plan, manifest: Manifest, mig
 
   const modes = new Map(manifest.files.map((f) => [f.path, f.mode]));
   const writes = plan.operations.filter((op) => op.op !== 'delete');
-  const stages = writes.map((op) => sidecarPath(root, op.path, 'stage', migrationId));
-  // Synchronous writes in time slices: creating a small file is page-cache and journal work
-  // that measured ~0.28 ms here against ~0.4 ms through the thread pool, 16 in flight.
-  await inSlices(writes, (op, i) => {
-    writeStaged(stages[i]!, op.content ?? '', modes.get(op.path));
-    crash(`staged-${i + 1}`);
-  });
-  await syncFiles(stages);
+  await forEachLimit(
+    writes,
+    IO_CONCURRENCY,
+    (op) => writeStaged(sidecarPath(root, op.path, 'stage', migrationId), op.content ?? '', modes.get(op.path)),
+    (i) => crash(`staged-${i + 1}`),
+  );
   crash('staged-synced');
 
-  // The moves, in plan order, with synchronous calls in time slices (a rename or link is a
-  // metadata change in the page cache: cheaper than the thread-pool round trip it would need).
   let renamed = 0;
   let deleted = 0;
   const touched = new Set<string>();
-  const hashNow = (abs: string): string | null => {
-    try {
-      return sha256Hex(readFileSync(abs));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw e;
-    }
-  };
-  await inSlices(plan.operations, (op) => {
+  for (const op of plan.operations) {
     const abs = resolveInside(root, op.path);
     touched.add(path.dirname(abs));
     if (op.op === 'create') {
       const stage = sidecarPath(root, op.path, 'stage', migrationId);
       // link, not rename: a file that appeared meanwhile is never overwritten.
       try {
-        linkSync(stage, abs);
-        unlinkSync(stage);
+        await fsp.link(stage, abs);
+        await fsp.unlink(stage);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EEXIST') throw stale(op.path, 'appeared', plan.planId);
         if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
-        if (lstatSync(abs, { throwIfNoEntry: false })) throw stale(op.path, 'appeared', plan.planId);
-        renameSync(stage, abs);
+        if (await lstatOrNull(abs)) throw stale(op.path, 'appeared', plan.planId);
+        await fsp.rename(stage, abs);
       }
       crash(`renamed-${++renamed}`);
     } else if (op.op === 'modify') {
       // Last look right before replacing: someone's edit made since the check is never overwritten.
-      if (hashNow(abs) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
-      renameSync(sidecarPath(root, op.path, 'stage', migrationId), abs);
+      if ((await hashFile(abs)) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
+      await fsp.rename(sidecarPath(root, op.path, 'stage', migrationId), abs);
       crash(`renamed-${++renamed}`);
     } else {
-      if (hashNow(abs) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
-      renameSync(abs, sidecarPath(root, op.path, 'trash', migrationId));
+      if ((await hashFile(abs)) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
+      await fsp.rename(abs, sidecarPath(root, op.path, 'trash', migrationId));
       crash(`deleted-${++deleted}`);
     }
     progress(`${op.op} ${op.path}`);
-  });
+  }
   await Promise.all([...touched].map((d) => fsyncDir(d)));
   crash('dirs-synced');
 }
@@ -224,27 +212,17 @@ async function applyOperations(root: string, plan: Plan, manifest: Manifest, mig
 /** What is on disk now against the plan: every hash, then the caller's proof. Returns the problems. */
 async function verifyOnDisk(root: string, plan: Plan, sources: Map<string, Uint8Array>, verify: OutputVerifier | undefined): Promise<string[]> {
   const outputs = new Map<string, Uint8Array | null>();
-  const errors: string[] = [];
-  // Every file is read back from disk, with synchronous calls in time slices (hundreds of
-  // small files: a thread-pool round trip per call would cost more than the reads).
-  await inSlices(plan.operations, (op) => {
-    const abs = resolveInside(root, op.path);
-    const st = lstatSync(abs, { throwIfNoEntry: false });
-    if (op.op === 'delete') {
-      if (st) errors.push(`${op.path} still exists`);
-      outputs.set(op.path, null);
-      return;
-    }
-    if (!st?.isFile()) {
-      errors.push(`${op.path} is missing`);
-      outputs.set(op.path, null);
-      return;
-    }
-    const bytes = readFileSync(abs);
+  const found = await mapLimit(plan.operations, IO_CONCURRENCY, async (op): Promise<{ bytes: Uint8Array | null; error?: string }> => {
+    const st = await lstatOrNull(resolveInside(root, op.path));
+    if (op.op === 'delete') return st ? { bytes: null, error: `${op.path} still exists` } : { bytes: null };
+    if (!st?.isFile()) return { bytes: null, error: `${op.path} is missing` };
+    const bytes = await fsp.readFile(resolveInside(root, op.path));
     const sha = sha256Hex(bytes);
-    if (bytes.length !== op.size || sha !== op.sha256) errors.push(`${op.path} does not hold the planned bytes (sha256 ${sha.slice(0, 12)}…, expected ${op.sha256?.slice(0, 12)}…)`);
-    outputs.set(op.path, bytes);
+    if (bytes.length !== op.size || sha !== op.sha256) return { bytes, error: `${op.path} does not hold the planned bytes (sha256 ${sha.slice(0, 12)}…, expected ${op.sha256?.slice(0, 12)}…)` };
+    return { bytes };
   });
+  plan.operations.forEach((op, i) => outputs.set(op.path, found[i]!.bytes));
+  const errors = found.flatMap((f) => (f.error === undefined ? [] : [f.error]));
   if (errors.length === 0 && verify) {
     try {
       const r = verify(sources, outputs);

@@ -160,22 +160,6 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return out;
 }
 
-/**
- * Run a synchronous step (small synchronous file-system calls: no thread-pool round trip
- * each) over `items` in time slices, yielding to the event loop whenever a slice has run
- * `sliceMs`, so a long list never blocks other work for longer than that.
- */
-export async function inSlices<T>(items: readonly T[], fn: (item: T, index: number) => void, sliceMs = 10): Promise<void> {
-  let t = performance.now();
-  for (let i = 0; i < items.length; i++) {
-    fn(items[i]!, i);
-    if (performance.now() - t >= sliceMs) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      t = performance.now();
-    }
-  }
-}
-
 /** What readRegularFileSync found instead of a regular file's bytes. */
 export type NotRead = { notRegular: true } | { tooLarge: number };
 
