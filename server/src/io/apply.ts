@@ -11,7 +11,6 @@
  * (io/crash-points.ts).
  */
 import { promises as fsp } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
@@ -21,11 +20,12 @@ import { MigrationIdSchema, isSafeRelPath, type Manifest } from '../schemas/mani
 import { PlanSchema, type Plan } from '../schemas/plan.js';
 import { backupRelPaths, backupsDir, createBackup } from './backup.js';
 import { crashFromEnv, type CrashHook } from './crash-points.js';
+import { fsyncDir, writeDurable } from './durable.js';
 import { clearJournal, sidecarPath, sweepSidecars, writeJournal } from './journal.js';
 import { acquireLock } from './lock.js';
 import { recoverLocked } from './recovery.js';
 import { discardBackup, hashFile, lstatOrNull, undoFailed, type ProgressHook } from './undo.js';
-import { forEachLimit, fsyncDir, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
+import { forEachLimit, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
 
 /** The on-disk lossless proof: original source bytes and what is on disk now (null = absent). */
 export type OutputVerifier = (sources: Map<string, Uint8Array>, outputs: Map<string, Uint8Array | null>) => { ok: boolean; errors: string[] };
@@ -127,25 +127,6 @@ function journalOps(plan: Plan): JournalOp[] {
   return plan.operations.map((op) => ({ op: op.op, path: op.path, previousSha256: op.previousSha256, sha256: op.op === 'delete' ? null : op.sha256 }));
 }
 
-/** Create a side file that must not exist, write it and make it durable (a leftover of an earlier attempt is replaced). */
-async function writeStaged(stage: string, content: string, mode: number | undefined): Promise<void> {
-  let fh: FileHandle;
-  try {
-    fh = await fsp.open(stage, 'wx', 0o644);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    await fsp.rm(stage, { force: true });
-    fh = await fsp.open(stage, 'wx', 0o644);
-  }
-  try {
-    await fh.writeFile(content, 'utf8');
-    if (mode !== undefined) await fh.chmod(mode); // a modified file keeps its permissions
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-}
-
 /**
  * The write half of migrate; the journal says `applying` while this runs. Every staged file
  * is written and made durable (a bounded number at a time) before the first one is moved
@@ -168,7 +149,11 @@ async function applyOperations(root: string, plan: Plan, manifest: Manifest, mig
   await forEachLimit(
     writes,
     IO_CONCURRENCY,
-    (op) => writeStaged(sidecarPath(root, op.path, 'stage', migrationId), op.content ?? '', modes.get(op.path)),
+    // A leftover of an earlier attempt is replaced; a modified file keeps its permissions.
+    (op) => {
+      const mode = modes.get(op.path);
+      return writeDurable(sidecarPath(root, op.path, 'stage', migrationId), op.content ?? '', { replace: true, ...(mode !== undefined ? { mode } : {}) });
+    },
     (i) => crash(`staged-${i + 1}`),
   );
   crash('staged-synced');

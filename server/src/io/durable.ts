@@ -1,23 +1,64 @@
 /**
- * Making freshly written files durable: an fsync each, a bounded number in flight (the
- * fsyncs of one file system share its journal commits). When the promise resolves, the
- * files' contents survive a power cut (a `kill -9` never needed it: the page cache outlives
- * the process). A file that cannot be fsynced makes the promise reject, as a failed write would.
+ * The one way this server writes a file that must survive a crash: create it exclusively,
+ * write it, fsync it, close it; to replace a file, do that to a side file and rename it over
+ * the target (readers see the old bytes or the new ones, never a mix). A folder whose entries
+ * changed is fsynced as well, so the renames themselves survive a power cut. The lock, the
+ * backup, the restore, the staged files of a migration and every state file go through here.
  */
 import { promises as fsp } from 'node:fs';
-import { forEachLimit, IO_CONCURRENCY } from './workspace.js';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 
-/** fsync one file (opened read-only: enough on Linux and macOS for fsync). */
-async function fsyncFile(abs: string): Promise<void> {
-  const fh = await fsp.open(abs, 'r');
+/**
+ * Create `abs` (it must not exist: EEXIST otherwise, unless `replace` removes a leftover
+ * first), write `data`, set `mode` when given (exactly, whatever the umask), fsync, close.
+ */
+export async function writeDurable(abs: string, data: string | Uint8Array, opts: { mode?: number; replace?: boolean } = {}): Promise<void> {
+  const create = () => fsp.open(abs, 'wx', opts.mode === undefined ? 0o644 : 0o600);
+  let fh;
   try {
+    fh = await create();
+  } catch (e) {
+    if (!opts.replace || (e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    await fsp.rm(abs, { force: true });
+    fh = await create();
+  }
+  try {
+    await fh.writeFile(data);
+    if (opts.mode !== undefined) await fh.chmod(opts.mode);
     await fh.sync();
   } finally {
     await fh.close();
   }
 }
 
-/** Make `files` (absolute paths of regular files already written and closed) durable. */
-export async function syncFiles(files: readonly string[]): Promise<void> {
-  await forEachLimit(files, IO_CONCURRENCY, (f) => fsyncFile(f));
+/**
+ * Replace `abs` atomically: writeDurable a side file in the same folder (`tmp`, or a fresh
+ * random name), then rename it over `abs`. The caller fsyncs the folder when the rename
+ * itself must be durable.
+ */
+export async function atomicWriteFile(abs: string, data: string | Uint8Array, opts: { mode?: number; tmp?: string } = {}): Promise<void> {
+  await fsp.mkdir(path.dirname(abs), { recursive: true });
+  const tmp = opts.tmp ?? `${abs}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeDurable(tmp, data, { ...(opts.mode !== undefined ? { mode: opts.mode } : {}), replace: opts.tmp !== undefined });
+  try {
+    await fsp.rename(tmp, abs);
+  } catch (e) {
+    await fsp.rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/** Best-effort fsync of a directory (makes renames durable on Linux). */
+export async function fsyncDir(dir: string): Promise<void> {
+  try {
+    const fh = await fsp.open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+  } catch {
+    /* not supported on every platform */
+  }
 }

@@ -4,7 +4,7 @@
  * file is touched, the journal says `rolling-back` (so a crash is finished by recovery), and
  * then the undo runs with its own crash points (rb-*).
  */
-import { ErrorCode, OnboardingError } from '../core/errors.js';
+import { OnboardingError } from '../core/errors.js';
 import { JOURNAL_FORMAT } from '../schemas/journal.js';
 import type { Manifest } from '../schemas/manifest.js';
 import { loadBackup, readManifest } from './backup.js';

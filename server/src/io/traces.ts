@@ -16,7 +16,7 @@ import { canonicalJson, canonicalJsonWithout, sha256Hex } from '../core/canonica
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
 import { atomicWriteFile, readRegularFileSync } from './workspace.js';
 import { traceDir, traceDirName, type ChainKind } from './layout.js';
-import { withFileLock } from './file-lock.js';
+import { withFileLock } from './lock.js';
 
 
 

@@ -12,8 +12,9 @@ import type { Journal } from '../schemas/journal.js';
 import type { Manifest } from '../schemas/manifest.js';
 import { backupRelPaths, backupsDir, loadBackup, restoreContents } from './backup.js';
 import { noCrash, type CrashHook } from './crash-points.js';
+import { fsyncDir } from './durable.js';
 import { clearJournal, sweepSidecars, writeJournal } from './journal.js';
-import { forEachLimit, fsyncDir, IO_CONCURRENCY, RealInsideGuard, resolveInside } from './workspace.js';
+import { forEachLimit, IO_CONCURRENCY, RealInsideGuard, resolveInside } from './workspace.js';
 
 export type ProgressHook = (step: string, done: number, total: number) => void;
 
