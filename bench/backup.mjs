@@ -38,7 +38,7 @@ function textMaker(seed0 = 42) {
 }
 
 async function built() {
-  const [{ createBackup }, { migrate, rollback }, { canonicalJson }] = await Promise.all([load('io/backup.js'), load('io/migration.js'), load('core/canonical.js')]);
+  const [{ createBackup }, { migrate }, { rollback }, { canonicalJson }] = await Promise.all([load('io/backup.js'), load('io/apply.js'), load('io/rollback.js'), load('core/canonical.js')]);
   const planOf = (body) => {
     const hash = sha(canonicalJson(body));
     return { ...body, planId: hash.slice(0, 16), sha256: hash };

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * A child process for the fault-injection and lock tests. Plain ESM, imports the BUILT code:
- * `$COPILOT_ONBOARDING_DIST/io/migration.js` (default: the repository's dist/).
+ * `$COPILOT_ONBOARDING_DIST/io/{apply,rollback,recovery,lock}.js` (default: the repository's dist/).
  *
  *   node crash-runner.mjs migrate  <root> <job.json>   job: { plan, migrationId }
  *   node crash-runner.mjs rollback <root> <job.json>   job: { migrationId }
@@ -10,7 +10,7 @@
  *     (with releaseFile, the lock is held until that file exists, at most holdMs, default 10 s)
  *
  * With COPILOT_ONBOARDING_CRASH_AT=<point> in the environment, migrate/rollback SIGKILL
- * themselves at that point (the production hook in io/migration.ts). Prints one JSON line:
+ * themselves at that point (the production hook in io/crash-points.ts). Prints one JSON line:
  * { ok: true, result } or { ok: false, code, message }.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -32,13 +32,13 @@ async function waitUntil(t) {
 
 try {
   if (mode === 'migrate') {
-    const m = await load('io/migration.js');
+    const m = await load('io/apply.js');
     print({ ok: true, result: await m.migrate(root, job.plan, { migrationId: job.migrationId }) });
   } else if (mode === 'rollback') {
-    const m = await load('io/migration.js');
+    const m = await load('io/rollback.js');
     print({ ok: true, result: await m.rollback(root, job.migrationId) });
   } else if (mode === 'recover') {
-    const m = await load('io/migration.js');
+    const m = await load('io/recovery.js');
     print({ ok: true, result: await m.recoverInterrupted(root) });
   } else if (mode === 'lock') {
     const { acquireLock } = await load('io/lock.js');
@@ -55,7 +55,7 @@ try {
     await lock.release();
   } else if (mode === 'migrate-at') {
     // Like migrate, but starts at job.startAt (for two processes racing).
-    const m = await load('io/migration.js');
+    const m = await load('io/apply.js');
     await waitUntil(job.startAt ?? 0);
     print({ ok: true, result: await m.migrate(root, job.plan, { migrationId: job.migrationId }) });
   } else {

@@ -10,7 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalPath } from '../../server/src/io/journal.js';
-import { migrate, recoverInterrupted, rollback } from '../../server/src/io/migration.js';
+import { migrate } from '../../server/src/io/apply.js';
+import { recoverInterrupted } from '../../server/src/io/recovery.js';
+import { rollback } from '../../server/src/io/rollback.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
 import { planFromOps, runCrashRunner, treeDigest as tree, writeFileIn, type RunnerResult } from '../helpers/fixtures.js';
 

@@ -1,8 +1,8 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { syncFiles, SYNC_BINARIES } from '../../server/src/io/durable.js';
+import { atomicWriteFile, writeDurable } from '../../server/src/io/durable.js';
 
 const dirs: string[] = [];
 function tmp(): string {
@@ -14,53 +14,45 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-function files(dir: string, n: number): string[] {
-  return Array.from({ length: n }, (_, i) => {
-    const f = path.join(dir, `f${i}.md`);
-    writeFileSync(f, `file ${i}\n`);
-    return f;
-  });
-}
-
-describe('syncFiles', () => {
-  it('says none for no files', async () => {
-    expect(await syncFiles([])).toBe('none');
+describe('writeDurable', () => {
+  it('creates a file that must not exist yet, and refuses one that does', async () => {
+    const f = path.join(tmp(), 'a.md');
+    await writeDurable(f, 'first\n');
+    expect(readFileSync(f, 'utf8')).toBe('first\n');
+    await expect(writeDurable(f, 'second\n')).rejects.toMatchObject({ code: 'EEXIST' });
+    expect(readFileSync(f, 'utf8')).toBe('first\n');
   });
 
-  it.runIf(process.platform === 'linux' && SYNC_BINARIES.some((b) => existsSync(b)))(
-    'uses one syncfs (coreutils sync -f) on Linux and leaves the files as written',
-    async () => {
-      const d = tmp();
-      const list = files(d, 20);
-      expect(await syncFiles(list)).toBe('syncfs');
-      expect(await syncFiles(list.slice(0, 15))).toBe('fsync'); // too few to be worth a process
-      expect(await syncFiles(list.slice(0, 2), { minFilesForSyncfs: 1 })).toBe('syncfs');
-      expect(list.map((f) => readFileSync(f, 'utf8'))).toEqual(list.map((_, i) => `file ${i}\n`));
-    },
-  );
+  it('replaces a leftover when asked to, and sets the mode exactly', async () => {
+    const f = path.join(tmp(), 'b.md');
+    writeFileSync(f, 'leftover of a crashed attempt');
+    await writeDurable(f, 'fresh\n', { replace: true, mode: 0o751 });
+    expect(readFileSync(f, 'utf8')).toBe('fresh\n');
+    if (process.platform !== 'win32') expect(statSync(f).mode & 0o7777).toBe(0o751);
+  });
 
-  it('falls back to one fsync per file without a sync binary', async () => {
+  it('rejects, as a failed write would, when the folder is missing', async () => {
+    await expect(writeDurable(path.join(tmp(), 'gone', 'c.md'), 'x')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('atomicWriteFile', () => {
+  it('replaces a file and leaves no side file behind', async () => {
     const d = tmp();
-    const list = files(d, 5);
-    expect(await syncFiles(list, { binaries: [path.join(d, 'no-such-sync')] })).toBe('fsync');
-    expect(readFileSync(list[4]!, 'utf8')).toBe('file 4\n');
+    const f = path.join(d, 'sub', 'state.json');
+    await atomicWriteFile(f, '{"v":1}\n');
+    await atomicWriteFile(f, '{"v":2}\n');
+    expect(readFileSync(f, 'utf8')).toBe('{"v":2}\n');
+    expect(readdirSync(path.dirname(f))).toEqual(['state.json']);
   });
 
-  it.runIf(process.platform === 'linux')('falls back to fsync when sync -f fails (a binary that exits 1)', async () => {
+  it('uses a named side file when given one, replacing a leftover there', async () => {
     const d = tmp();
-    const bin = path.join(d, 'bin');
-    mkdirSync(bin);
-    const fake = path.join(bin, 'sync');
-    writeFileSync(fake, '#!/bin/sh\nexit 1\n');
-    chmodSync(fake, 0o755);
-    const list = files(d, 3);
-    expect(await syncFiles(list, { binaries: [fake], minFilesForSyncfs: 1 })).toBe('fsync');
-  });
-
-  it('rejects, as a failed write would, when a file is missing', async () => {
-    const d = tmp();
-    const list = [...files(d, 2), path.join(d, 'gone.md')];
-    await expect(syncFiles(list, { binaries: [] })).rejects.toMatchObject({ code: 'ENOENT' });
-    await expect(syncFiles(list, { minFilesForSyncfs: 1 })).rejects.toMatchObject({ code: 'ENOENT' });
+    const f = path.join(d, 'x.md');
+    const side = path.join(d, '.x.md.restore');
+    writeFileSync(side, 'leftover');
+    await atomicWriteFile(f, 'restored\n', { tmp: side, mode: 0o600 });
+    expect(readFileSync(f, 'utf8')).toBe('restored\n');
+    expect(readdirSync(d)).toEqual(['x.md']);
   });
 });

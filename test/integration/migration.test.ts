@@ -11,7 +11,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { backupRelPaths, readManifest } from '../../server/src/io/backup.js';
 import { journalPath, writeJournal } from '../../server/src/io/journal.js';
 import { acquireLock } from '../../server/src/io/lock.js';
-import { editedSinceMigration, migrate, pendingRecovery, recoverInterrupted, rollback, type OutputVerifier } from '../../server/src/io/migration.js';
+import { migrate, type OutputVerifier } from '../../server/src/io/apply.js';
+import { pendingRecovery, recoverInterrupted } from '../../server/src/io/recovery.js';
+import { editedSinceMigration, rollback } from '../../server/src/io/rollback.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
 import { planFromOps, sha, treeDigest as tree, writeFileIn as write, type OpSpec } from '../helpers/fixtures.js';
 

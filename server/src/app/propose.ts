@@ -8,7 +8,7 @@ import type { Analysis, Snapshot } from '../core/types.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Override, Plan } from '../schemas/plan.js';
 import { readSnapshot } from '../io/snapshot.js';
-import { assertRealInside, resolveInside } from '../io/workspace.js';
+import { RealInsideGuard, resolveInside } from '../io/workspace.js';
 import { savePlan } from '../io/plans.js';
 import { updateState } from '../io/state.js';
 
@@ -63,7 +63,7 @@ async function assertApplicable(root: string, plan: Plan): Promise<void> {
       }
     }
     try {
-      await assertRealInside(root, abs);
+      await new RealInsideGuard(root).check(abs);
     } catch (e) {
       if (e instanceof OnboardingError) {
         throw new OnboardingError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `The plan would write ${op.path}, whose folder leads outside the workspace through a symbolic link.`, {

@@ -3,7 +3,7 @@
  * rollback, and record what it reached in onboarding.json.
  */
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { recoverInterrupted } from '../io/migration.js';
+import { recoverInterrupted } from '../io/recovery.js';
 import { backupRelPaths, readManifest } from '../io/backup.js';
 import { updateState } from '../io/state.js';
 

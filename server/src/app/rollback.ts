@@ -12,7 +12,7 @@ import { promises as fsp } from 'node:fs';
 import { rollbackMessage } from '../core/approval.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { MigrationIdSchema, type Manifest } from '../schemas/manifest.js';
-import { editedSinceMigration, rollback } from '../io/migration.js';
+import { editedSinceMigration, rollback } from '../io/rollback.js';
 import { readManifest, verifyBackup } from '../io/backup.js';
 import { loadState, updateState } from '../io/state.js';
 import { backupsDir, rel } from '../io/layout.js';

@@ -3,7 +3,7 @@ import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { loadPlan } from '../io/plans.js';
 import { loadState } from '../io/state.js';
 import { readManifest, verifyBackup } from '../io/backup.js';
-import { pendingRecovery } from '../io/migration.js';
+import { pendingRecovery } from '../io/recovery.js';
 import { checkApproval } from './plan-checks.js';
 import type { OnboardingState } from '../schemas/state.js';
 

@@ -13,7 +13,7 @@ import type { Command } from 'commander';
 import { snapshotAndAnalyze } from '../app/propose.js';
 import { analysisFacts, analysisText, analyzeResult, fallbackNarration } from '../app/results.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { pendingRecovery } from '../io/migration.js';
+import { pendingRecovery } from '../io/recovery.js';
 import { CliExit, ExitCode, exitCodeFor, type CliIo } from './common.js';
 
 /** Exit codes of analyze and propose on top of the common ones: a migration is proposed. */

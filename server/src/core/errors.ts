@@ -38,7 +38,3 @@ export class OnboardingError extends Error {
     this.details = opts.details;
   }
 }
-
-export function isOnboardingError(e: unknown): e is OnboardingError {
-  return e instanceof OnboardingError;
-}

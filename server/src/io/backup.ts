@@ -1,5 +1,5 @@
 /**
- * The tar.gz backup of a migration (CONTRACT §6): `.copilot-state/backups/<id>.tar.gz` holding
+ * The tar.gz backup of a migration: `.copilot-state/backups/<id>.tar.gz` holding
  * the current bytes of every path the plan modifies or deletes, and `<id>.manifest.json`
  * recording each file's SHA-256, size and mode, the paths and folders the migration creates,
  * and what it writes.
@@ -28,7 +28,8 @@ import {
 } from '../schemas/manifest.js';
 import type { Plan } from '../schemas/plan.js';
 import { sidecarPath } from './journal.js';
-import { assertRealInside, atomicWriteFile, forEachLimit, fsyncDir, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
+import { atomicWriteFile, fsyncDir } from './durable.js';
+import { forEachLimit, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
 import { backupRelPaths, backupsDir, manifestFile, rel } from './layout.js';
 
 const gunzip = promisify(zlib.gunzip);
@@ -69,7 +70,7 @@ async function readRegular(root: string, rel: string, guard: RealInsideGuard): P
 }
 
 /** Folders (workspace-relative, parents first) that do not exist yet and must be made to create `rels`. */
-async function missingDirs(root: string, rels: string[]): Promise<string[]> {
+async function missingDirs(root: string, rels: string[], guard: RealInsideGuard): Promise<string[]> {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const rel of rels) {
@@ -81,7 +82,7 @@ async function missingDirs(root: string, rels: string[]): Promise<string[]> {
       const abs = resolveInside(root, dir);
       try {
         const st = await fsp.lstat(abs);
-        if (st.isSymbolicLink()) await assertRealInside(root, abs);
+        if (st.isSymbolicLink()) await guard.check(abs);
         if (!(await fsp.stat(abs)).isDirectory()) {
           throw new OnboardingError(ErrorCode.PLAN_STALE, `${dir} exists but is not a folder, so ${rel} cannot be created. Nothing was changed.`, {
             next: 'Move it away and run onboarding_propose again.',
@@ -154,14 +155,12 @@ export async function createBackup(
       entries.push(r);
     } else creates.push(op.path);
   });
-  const createdDirs = await missingDirs(root, creates);
+  const createdDirs = await missingDirs(root, creates, guard);
 
   const dir = backupsDir(root);
   await fsp.mkdir(dir, { recursive: true });
   const archiveName = `${migrationId}.tar.gz`;
   const archiveAbs = path.join(dir, archiveName);
-  const tmp = path.join(dir, `.${archiveName}.tmp`);
-  await fsp.rm(tmp, { force: true });
   // A migration that only creates files still gets an archive (an empty one), so every migration has the same shape.
   // The tar stream is checked (structure, every entry against the manifest's files) while it is gzipped.
   const raw = tarOf(entries);
@@ -197,14 +196,7 @@ export async function createBackup(
         (e: unknown) => ({ ok: false, reason: `the archive is not a complete gzip stream (${(e as Error).message})` }),
       );
 
-  const fh = await fsp.open(tmp, 'wx', 0o644);
-  try {
-    await fh.writeFile(archiveBytes);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  await fsp.rename(tmp, archiveAbs);
+  await atomicWriteFile(archiveAbs, archiveBytes, { tmp: path.join(dir, `.${archiveName}.tmp`) });
   await fsyncDir(dir);
   crash('backup-archive-written');
 
@@ -212,7 +204,7 @@ export async function createBackup(
   await fsyncDir(dir);
   crash('backup-manifest-written');
 
-  // The backup must be readable before any write (CONTRACT §6): read the archive back from disk.
+  // The backup must be readable before any file is written: read the archive back from disk.
   const onDisk = await fsp.readFile(archiveAbs);
   const check = await checking;
   const problem = !check.ok
@@ -471,18 +463,7 @@ export async function restoreContents(
         same[k] = true;
         return;
       }
-      await fsp.mkdir(path.dirname(abs), { recursive: true });
-      const tmp = sidecarPath(root, f.path, 'restore', manifest.migrationId);
-      await fsp.rm(tmp, { force: true });
-      const fh = await fsp.open(tmp, 'wx', 0o600);
-      try {
-        await fh.writeFile(data);
-        await fh.chmod(f.mode);
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      await fsp.rename(tmp, abs);
+      await atomicWriteFile(abs, data, { mode: f.mode, tmp: sidecarPath(root, f.path, 'restore', manifest.migrationId) });
       dirs.add(path.dirname(abs));
     },
     (k) => opts.onFile?.(targets[k]!.f.path, k + 1),

@@ -1,82 +1,64 @@
 /**
- * Making many freshly written files durable at once.
- *
- * One fsync per file costs a journal commit each: ~0.35-0.7 ms per small file on these
- * machines, so ~260-530 ms for the 754 files a 1 MiB monolith becomes, even 16 in flight.
- * syncfs(2) flushes every dirty page and the journal of one file system in a single call
- * (~20 ms for the same 754 files). Node has no binding for it, so on Linux we run coreutils'
- * `sync -f PATH` (which is exactly syncfs on PATH's file system), by absolute path and
- * without a shell, once per file system the files live on. Where that is not possible
- * (another OS, no coreutils, a non-zero exit), every file is fsynced instead: the result is
- * the same guarantee, only slower.
- *
- * Either way the guarantee is the one fsync gives: when the promise resolves, the files'
- * contents survive a power cut (a `kill -9` never needed it: the page cache outlives the
- * process). Caveat, as for fsync on old kernels: before Linux 5.8 syncfs did not report
- * write-back errors.
+ * The one way this server writes a file that must survive a crash: create it exclusively,
+ * write it, fsync it, close it; to replace a file, do that to a side file and rename it over
+ * the target (readers see the old bytes or the new ones, never a mix). A folder whose entries
+ * changed is fsynced as well, so the renames themselves survive a power cut. The lock, the
+ * backup, the restore, the staged files of a migration and every state file go through here.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, promises as fsp, statSync } from 'node:fs';
-import { forEachLimit, IO_CONCURRENCY } from './workspace.js';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 
-/** Where coreutils' `sync` is looked for (never through PATH: nothing a caller's environment can swap in). */
-export const SYNC_BINARIES = ['/usr/bin/sync', '/bin/sync'] as const;
-
-export type DurableMethod = 'syncfs' | 'fsync' | 'none';
-
-export interface SyncOptions {
-  /** Candidate `sync` binaries, first existing one wins (tests pass [] or a failing one). */
-  binaries?: readonly string[];
-  /** Give up on `sync -f` after this long and fsync each file instead. */
-  timeoutMs?: number;
-  /** Below this many files, fsync each (starting a process costs more than a few fsyncs). Default 16. */
-  minFilesForSyncfs?: number;
-}
-
-/** fsync one file (opened read-only: enough on Linux and macOS for fsync). */
-export async function fsyncFile(abs: string): Promise<void> {
-  const fh = await fsp.open(abs, 'r');
+/**
+ * Create `abs` (it must not exist: EEXIST otherwise, unless `replace` removes a leftover
+ * first), write `data`, set `mode` when given (exactly, whatever the umask), fsync, close.
+ */
+export async function writeDurable(abs: string, data: string | Uint8Array, opts: { mode?: number; replace?: boolean } = {}): Promise<void> {
+  const create = () => fsp.open(abs, 'wx', opts.mode === undefined ? 0o644 : 0o600);
+  let fh;
   try {
+    fh = await create();
+  } catch (e) {
+    if (!opts.replace || (e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    await fsp.rm(abs, { force: true });
+    fh = await create();
+  }
+  try {
+    await fh.writeFile(data);
+    if (opts.mode !== undefined) await fh.chmod(opts.mode);
     await fh.sync();
   } finally {
     await fh.close();
   }
 }
 
-function runSyncF(bin: string, target: string, timeoutMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    execFile(bin, ['-f', '--', target], { timeout: timeoutMs, windowsHide: true, env: { LC_ALL: 'C' } }, (err) => resolve(err === null));
-  });
+/**
+ * Replace `abs` atomically: writeDurable a side file in the same folder (`tmp`, or a fresh
+ * random name), then rename it over `abs`. The caller fsyncs the folder when the rename
+ * itself must be durable.
+ */
+export async function atomicWriteFile(abs: string, data: string | Uint8Array, opts: { mode?: number; tmp?: string } = {}): Promise<void> {
+  await fsp.mkdir(path.dirname(abs), { recursive: true });
+  const tmp = opts.tmp ?? `${abs}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeDurable(tmp, data, { ...(opts.mode !== undefined ? { mode: opts.mode } : {}), replace: opts.tmp !== undefined });
+  try {
+    await fsp.rename(tmp, abs);
+  } catch (e) {
+    await fsp.rm(tmp, { force: true });
+    throw e;
+  }
 }
 
-/**
- * Make `files` (absolute paths of regular files already written and closed) durable. Returns
- * how: `syncfs` (one `sync -f` per file system), `fsync` (each file: fewer than
- * `minFilesForSyncfs` files, or syncfs unavailable), or `none` (no files).
- * A file that cannot be fsynced makes the promise reject, as a failed write would.
- */
-export async function syncFiles(files: readonly string[], options: SyncOptions = {}): Promise<DurableMethod> {
-  if (files.length === 0) return 'none';
-  const few = files.length < (options.minFilesForSyncfs ?? 16);
-  const bin = process.platform === 'linux' && !few ? (options.binaries ?? SYNC_BINARIES).find((b) => existsSync(b)) : undefined;
-  if (bin !== undefined) {
-    // One representative path per file system (device) the files are on.
-    const byDevice = new Map<number, string>();
-    let ok = true;
-    for (const f of files) {
-      try {
-        const dev = statSync(f).dev;
-        if (!byDevice.has(dev)) byDevice.set(dev, f);
-      } catch {
-        ok = false;
-        break;
-      }
+/** Best-effort fsync of a directory (makes renames durable on Linux). */
+export async function fsyncDir(dir: string): Promise<void> {
+  try {
+    const fh = await fsp.open(dir, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
     }
-    if (ok) {
-      const results = await Promise.all([...byDevice.values()].map((d) => runSyncF(bin, d, options.timeoutMs ?? 30_000)));
-      if (results.every(Boolean)) return 'syncfs';
-    }
+  } catch {
+    /* not supported on every platform */
   }
-  await forEachLimit(files, IO_CONCURRENCY, (f) => fsyncFile(f));
-  return 'fsync';
 }

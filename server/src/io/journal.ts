@@ -13,7 +13,8 @@ import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { JOURNAL_FORMAT, JournalSchema, type Journal } from '../schemas/journal.js';
-import { atomicWriteFile, fsyncDir, resolveInside } from './workspace.js';
+import { atomicWriteFile, fsyncDir } from './durable.js';
+import { resolveInside } from './workspace.js';
 import { journalFile, stateDir } from './layout.js';
 
 export { JOURNAL_FORMAT };
@@ -75,7 +76,7 @@ export function sidecarPath(root: string, rel: string, kind: SidecarKind, migrat
   return path.join(path.dirname(abs), kind === 'trash' ? `.co-trash-${h}` : `.co-${kind}-${h}.tmp`);
 }
 
-export function isSidecarName(name: string): boolean {
+function isSidecarName(name: string): boolean {
   return SIDECAR_RE.test(name);
 }
 

@@ -1,5 +1,5 @@
 /**
- * One migration or rollback at a time per workspace, across processes (CONTRACT §6).
+ * One migration or rollback at a time per workspace, across processes.
  *
  * The lock is `.copilot-state/lock`, created with O_EXCL semantics: the record (pid, host,
  * start time, owner, a random token) is written to a private temp file first and then
@@ -7,13 +7,15 @@
  * gone on this host is stale and may be broken; breakers first take a short-lived guard
  * (`lock.breaking`, O_EXCL as well), then rename the stale lock aside and check that what
  * they moved is the very record they judged dead (rename-then-verify), so two breakers can
- * never both win and a fresh lock is never thrown away.
+ * never both win and a fresh lock is never thrown away. The same lock, on another file and
+ * waiting instead of refusing, serialises appends to a trace chain (withFileLock).
  */
 import { promises as fsp, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
+import { writeDurable } from './durable.js';
 import { lockFile } from './layout.js';
 
 export interface LockInfo {
@@ -40,13 +42,42 @@ export function lockPath(root: string): string {
 const GARBAGE_AGE_MS = 10_000;
 
 export async function acquireLock(root: string, opts: { owner: string }): Promise<LockHandle> {
-  const file = lockPath(root);
+  const got = await tryLock(lockPath(root), opts.owner);
+  if ('release' in got) return got;
+  throw busyError(got.holder);
+}
+
+/**
+ * Run `fn` holding a short-lived lock on `file` (the same record and stale-lock rules as the
+ * workspace lock), waiting with backoff while another live holder has it, at most `timeoutMs`.
+ * Serialises appends to one trace chain across processes.
+ */
+export async function withFileLock<T>(file: string, fn: () => Promise<T>, opts: { timeoutMs?: number } = {}): Promise<T> {
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  let delay = 2;
+  for (;;) {
+    const got = await tryLock(file, `append ${process.pid}`);
+    if ('release' in got) {
+      try {
+        return await fn();
+      } finally {
+        await got.release();
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for lock ${file}`);
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 50);
+  }
+}
+
+/** Take the lock `file` (breaking a stale one), or say who holds it. */
+async function tryLock(file: string, owner: string): Promise<LockHandle | { holder: LockInfo | null }> {
   await fsp.mkdir(path.dirname(file), { recursive: true });
   const info: LockInfo = {
     pid: process.pid,
     hostname: os.hostname(),
     startedAt: new Date().toISOString(),
-    owner: opts.owner,
+    owner,
     token: randomBytes(12).toString('hex'),
     procStart: procStartTime(process.pid),
   };
@@ -60,9 +91,9 @@ export async function acquireLock(root: string, opts: { owner: string }): Promis
       await breakStale(file, seen.raw);
       continue;
     }
-    throw busyError(holder);
+    return { holder };
   }
-  throw busyError(parseLock((await readRaw(file))?.raw ?? ''));
+  return { holder: parseLock((await readRaw(file))?.raw ?? '') };
 }
 
 /** The current lock holder, or null when the workspace is not locked. */
@@ -100,13 +131,7 @@ function busyError(holder: LockInfo | null): OnboardingError {
 /** Write `content` to `file` only if `file` does not exist; the file appears complete or not at all. */
 async function createExclusive(file: string, content: string): Promise<boolean> {
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fh = await fsp.open(tmp, 'wx', 0o644);
-  try {
-    await fh.writeFile(content);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
+  await writeDurable(tmp, content);
   try {
     await fsp.link(tmp, file);
     return true;
@@ -116,13 +141,7 @@ async function createExclusive(file: string, content: string): Promise<boolean> 
     if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP') {
       // File systems without hard links: plain O_EXCL create (a reader may briefly see it empty).
       try {
-        const fh2 = await fsp.open(file, 'wx', 0o644);
-        try {
-          await fh2.writeFile(content);
-          await fh2.sync();
-        } finally {
-          await fh2.close();
-        }
+        await writeDurable(file, content);
         return true;
       } catch (e2) {
         if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') return false;

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { PlanSchema, type Plan } from '../schemas/plan.js';
-import { atomicWriteFile } from './workspace.js';
+import { atomicWriteFile } from './durable.js';
 import { planFile } from './layout.js';
 
-export function planPath(root: string, planId: string): string {
+function planPath(root: string, planId: string): string {
   if (!/^[0-9a-f]{16}$/.test(planId)) {
     throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${planId}" is not a plan id (16 hex characters).`, { next: 'Use the planId returned by onboarding_propose.' });
   }

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { Document, parse } from 'yaml';
 import { QuestionEntrySchema, type QuestionEntry } from '../schemas/question.js';
-import { atomicWriteFile, IO_CONCURRENCY, mapLimit, readRegularFile } from './workspace.js';
+import { atomicWriteFile } from './durable.js';
+import { IO_CONCURRENCY, mapLimit, readRegularFile } from './workspace.js';
 import { questionsDir, rel } from './layout.js';
 
 const NAME_RE = /^\d{8}_\d{6}_[0-9a-z]+_question\.yaml$/;

@@ -3,7 +3,7 @@
  * core). Nothing here throws for a bad source: a file we will not read goes to `refused`
  * with the reason, so analyze can report it and propose can refuse to plan over it.
  *
- * Sources (CONTRACT.md §5):
+ * Sources:
  * - `.github/copilot-instructions.md`                     kind 'copilot-repo'
  * - `.github/instructions/**\/*.instructions.md`           kind 'copilot-path'
  * - AGENTS.md, CLAUDE.md, GEMINI.md, .cursorrules, .cursor/rules/*.mdc, .windsurfrules,
@@ -22,8 +22,8 @@ import type { RefusedSource, Snapshot, SourceFile, SourceKind } from '../core/ty
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH } from '../core/copilot-format.js';
 import { STATE_DIR } from './layout.js';
 
-export const DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_MAX_FILES = 200_000;
+const DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_FILES = 200_000;
 
 /** Folders the file walk never enters. */
 const SKIP_DIRS = new Set(['.git', 'node_modules', STATE_DIR]);

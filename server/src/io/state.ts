@@ -3,10 +3,9 @@
  * is reported with recovery advice, never silently reset.
  */
 import { promises as fsp } from 'node:fs';
-import path from 'node:path';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { OnboardingStateSchema, emptyState, STATE_VERSION, type OnboardingState } from '../schemas/state.js';
-import { atomicWriteFile } from './workspace.js';
+import { atomicWriteFile } from './durable.js';
 import { rel, stateFile } from './layout.js';
 
 

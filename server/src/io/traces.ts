@@ -15,9 +15,10 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
-import { atomicWriteFile, IO_CONCURRENCY, mapLimit, readRegularFile } from './workspace.js';
+import { atomicWriteFile } from './durable.js';
+import { IO_CONCURRENCY, mapLimit, readRegularFile } from './workspace.js';
 import { traceDir, traceDirName, type ChainKind } from './layout.js';
-import { withFileLock } from './file-lock.js';
+import { withFileLock } from './lock.js';
 
 interface Head {
   seq: number;

@@ -1,12 +1,20 @@
+/**
+ * The workspace as a place to read and write: workspace-relative paths resolved inside it,
+ * the one path guard against symlinks that lead out of it, the one bounded-concurrency helper
+ * for bulk file-system work, and a regular-file reader that never blocks on a FIFO.
+ * Security: every path a tool reads or writes passes resolveInside, and every path written,
+ * restored or removed by a migration passes a RealInsideGuard first.
+ */
 import { constants as fsConstants, promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
+
+// The durable write lives in io/durable.ts; re-exported for the trace and question stores.
 
 /**
  * Resolve a workspace-relative POSIX path to an absolute path, refusing anything that
  * escapes the workspace (`..`, absolute paths, NUL bytes). Symlinks are checked by callers
- * that read or write (see assertRealInside).
+ * that read or write (see RealInsideGuard).
  */
 export function resolveInside(root: string, rel: string): string {
   if (rel.includes('\0')) throw new OnboardingError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `Path contains a NUL byte: ${JSON.stringify(rel)}`);
@@ -21,40 +29,15 @@ export function resolveInside(root: string, rel: string): string {
   return abs;
 }
 
-/**
- * Refuse a path whose real location (after following symlinks of every existing ancestor)
- * is outside the workspace's real location.
- */
-export async function assertRealInside(root: string, abs: string): Promise<void> {
-  const realRoot = await fsp.realpath(root);
-  let probe = abs;
-  // Walk up to the nearest existing ancestor.
-  for (;;) {
-    try {
-      const real = await fsp.realpath(probe);
-      const rel = path.relative(realRoot, real);
-      if (rel.startsWith('..') || path.isAbsolute(rel)) {
-        throw outsideError(root, abs);
-      }
-      return;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      const parent = path.dirname(probe);
-      if (parent === probe) return;
-      probe = parent;
-    }
-  }
-}
-
 type Verdict = 'inside' | 'outside' | 'missing';
 
 /**
- * assertRealInside for one operation over many paths (a migration, a rollback): the same
- * refusal for every path, with the workspace's real location resolved once and every
- * folder's verdict remembered, so a thousand files in one folder cost one realpath of that
- * folder plus one per file (none when the folder does not exist yet: its files cannot exist
- * either, and its nearest existing ancestor was checked). Make a new one per operation: it
- * remembers what the disk looked like when it was asked, as the single check did.
+ * The path guard: refuses a path whose real location (after following symlinks of every
+ * existing ancestor; an absent path is judged by its nearest existing ancestor) is outside
+ * the workspace's real location. The workspace's real location is resolved once and every
+ * folder's verdict remembered, so one guard serves a whole operation over many paths (a
+ * migration, a rollback) at one realpath per folder plus one per file. Make a new one per
+ * operation: it remembers what the disk looked like when it was asked.
  */
 export class RealInsideGuard {
   private realRoot: Promise<string> | undefined;
@@ -63,8 +46,8 @@ export class RealInsideGuard {
   constructor(private readonly root: string) {}
 
   /**
-   * Refuse `abs` exactly as assertRealInside(root, abs) does. Returns false when a folder on
-   * its way did not exist when it was checked (so neither did `abs`), true otherwise.
+   * Refuse `abs` when its real location is outside the workspace. Returns false when a folder
+   * on its way did not exist when it was checked (so neither did `abs`), true otherwise.
    */
   async check(abs: string): Promise<boolean> {
     const parent = path.dirname(abs);
@@ -160,22 +143,6 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (it
   return out;
 }
 
-/**
- * Run a synchronous step (small synchronous file-system calls: no thread-pool round trip
- * each) over `items` in time slices, yielding to the event loop whenever a slice has run
- * `sliceMs`, so a long list never blocks other work for longer than that.
- */
-export async function inSlices<T>(items: readonly T[], fn: (item: T, index: number) => void, sliceMs = 10): Promise<void> {
-  let t = performance.now();
-  for (let i = 0; i < items.length; i++) {
-    fn(items[i]!, i);
-    if (performance.now() - t >= sliceMs) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      t = performance.now();
-    }
-  }
-}
-
 /** What readRegularFile found instead of a regular file's bytes. */
 export type NotRead = { notRegular: true } | { tooLarge: number };
 
@@ -208,62 +175,6 @@ export async function readRegularFile(abs: string, opts: { maxBytes?: number; fo
 
 /** How many file-system calls a bulk step keeps in flight (the thread pool has 4 threads by default). */
 export const IO_CONCURRENCY = 16;
-
-/** Write a file atomically: temp file in the same folder, fsync, rename. */
-export async function atomicWriteFile(abs: string, data: string | Uint8Array, mode?: number): Promise<void> {
-  await fsp.mkdir(path.dirname(abs), { recursive: true });
-  const tmp = `${abs}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  const fh = await fsp.open(tmp, 'wx', mode ?? 0o644);
-  try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await fsp.rename(tmp, abs);
-  } catch (e) {
-    await fsp.rm(tmp, { force: true });
-    throw e;
-  }
-}
-
-/** Create a file that must not exist yet (O_EXCL), fsynced. Returns false if it exists. */
-export async function writeFileExclusive(abs: string, data: string | Uint8Array): Promise<boolean> {
-  await fsp.mkdir(path.dirname(abs), { recursive: true });
-  let fh;
-  try {
-    fh = await fsp.open(abs, 'wx', 0o644);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
-  }
-  try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  return true;
-}
-
-/** Best-effort fsync of a directory (makes renames durable on Linux). */
-export async function fsyncDir(dir: string): Promise<void> {
-  try {
-    const fh = await fsp.open(dir, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-  } catch {
-    /* not supported on every platform */
-  }
-}
-
-export function toPosix(p: string): string {
-  return p.split(path.sep).join('/');
-}
 
 /** The workspace must be an existing folder; otherwise nothing is asked or written. */
 export function assertWorkspaceFolder(root: string): void {

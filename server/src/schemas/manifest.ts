@@ -5,7 +5,7 @@ import { z } from 'zod';
  * drive letter, no `\`, no NUL, no `.`/`..`/empty segment, never inside the state folder
  * or `.git/`. Rollback deletes and rewrites the paths a manifest lists, so a manifest that
  * names anything else is refused before it is used (the restore path re-checks each one
- * with resolveInside + assertRealInside as well).
+ * with resolveInside and a RealInsideGuard as well).
  */
 export function isSafeRelPath(p: string): boolean {
   if (p.length === 0 || p.length > 4096) return false;

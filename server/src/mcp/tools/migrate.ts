@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MIGRATE_SCHEMA, migrateMessage } from '../../core/approval.js';
 import { ErrorCode } from '../../core/errors.js';
 import { elicit } from '../elicit.js';
-import { migrate } from '../../io/migration.js';
+import { migrate } from '../../io/apply.js';
 import { updateState } from '../../io/state.js';
 import { Progress } from '../progress.js';
 import { assertFresh, checkApproval, newMigrationId, resolvePlan } from '../../app/plan-checks.js';

@@ -1,0 +1,77 @@
+/**
+ * Rollback of a finished migration from its backup, on a human's request: under the
+ * workspace lock, after finishing any interrupted work, the backup is verified before any
+ * file is touched, the journal says `rolling-back` (so a crash is finished by recovery), and
+ * then the undo runs with its own crash points (rb-*).
+ */
+import { OnboardingError } from '../core/errors.js';
+import { JOURNAL_FORMAT } from '../schemas/journal.js';
+import type { Manifest } from '../schemas/manifest.js';
+import { loadBackup, readManifest } from './backup.js';
+import { crashFromEnv, type CrashHook } from './crash-points.js';
+import { clearJournal, writeJournal } from './journal.js';
+import { acquireLock } from './lock.js';
+import { recoverLocked } from './recovery.js';
+import { hashFile, lstatOrNull, undo, type ProgressHook, type UndoResult } from './undo.js';
+import { IO_CONCURRENCY, mapLimit, resolveInside } from './workspace.js';
+
+export interface RollbackResult extends UndoResult {
+  migrationId: string;
+}
+
+/** Undo a migration: restore every backed-up file byte for byte, remove what it created. */
+export async function rollback(root: string, migrationId: string, opts: { crashAt?: CrashHook; onProgress?: ProgressHook } = {}): Promise<RollbackResult> {
+  const crash = opts.crashAt ?? crashFromEnv;
+  const lock = await acquireLock(root, { owner: `rollback ${migrationId}` });
+  try {
+    crash('rb-lock-acquired');
+    await recoverLocked(root);
+    const manifest = await readManifest(root, migrationId);
+    const loaded = await loadBackup(root, manifest);
+    if (!loaded.ok) {
+      throw new OnboardingError(loaded.code, `The backup of migration ${migrationId} failed its check: ${loaded.reason}. No file was touched.`, {
+        next: 'Restore .copilot-state/backups/ from a copy, or restore the instruction files from version control.',
+      });
+    }
+    crash('rb-backup-verified');
+    const total = manifest.files.length + manifest.creates.length + 1;
+    let done = 0;
+    const progress = (step: string) => opts.onProgress?.(step, ++done, total);
+    const previous = new Map(manifest.files.map((f) => [f.path, f.sha256]));
+    const now = new Date().toISOString();
+    await writeJournal(root, {
+      format: JOURNAL_FORMAT,
+      kind: 'rollback',
+      phase: 'rolling-back',
+      migrationId,
+      planId: manifest.planId,
+      pid: process.pid,
+      startedAt: now,
+      updatedAt: now,
+      ops: manifest.written.map((w) => ({ op: w.op, path: w.path, previousSha256: previous.get(w.path) ?? null, sha256: w.sha256 })),
+      createdDirs: manifest.createdDirs,
+    });
+    crash('rb-journal-written');
+    const res = await undo(root, manifest, loaded.contents, { crash, removeEdited: true, progress });
+    await clearJournal(root);
+    crash('rb-journal-cleared');
+    progress('done');
+    return { migrationId, ...res };
+  } finally {
+    await lock.release();
+  }
+}
+
+/**
+ * Created or modified files whose content is no longer what the migration wrote, and deleted
+ * paths that exist again: a rollback would discard those edits, so callers list them first.
+ */
+export async function editedSinceMigration(root: string, manifest: Manifest): Promise<string[]> {
+  const edited = await mapLimit(manifest.written, IO_CONCURRENCY, async (w) => {
+    const abs = resolveInside(root, w.path);
+    const st = await lstatOrNull(abs);
+    if (w.op === 'delete') return st !== null;
+    return !st?.isFile() || st.size !== w.size || (await hashFile(abs)) !== w.sha256;
+  });
+  return manifest.written.filter((_, k) => edited[k]).map((w) => w.path);
+}
