@@ -20,7 +20,7 @@ export function createServer(opts: ContextOptions): CreatedServer {
   const mcp = new McpServer(
     { name: SERVER_NAME, version: opts.version },
     {
-      // Declared up front so tools can be enabled after connect (MCP-NOTES §2.1, §2.9).
+      // Declared up front so tools can be enabled after connect.
       capabilities: { tools: { listChanged: true }, logging: {} },
       instructions:
         'Reorganises GitHub Copilot instruction files. Flow: onboarding_analyze -> (question_ask for uncertain scopes) -> ' +
@@ -29,7 +29,6 @@ export function createServer(opts: ContextOptions): CreatedServer {
     },
   );
   const ctx = new ToolContext(mcp, opts);
-  opts.log.attach(mcp);
 
   registerTools(mcp, ctx);
   const conditional = registerConditionalTools(mcp, ctx);
@@ -37,8 +36,10 @@ export function createServer(opts: ContextOptions): CreatedServer {
   registerPrompts(mcp, ctx);
 
   mcp.server.oninitialized = () => {
+    // MCP logging starts here: a line before the client's initialize breaks strict clients.
+    opts.log.attach(mcp);
     conditional.enableFor();
-    // Use up request id 0: SDK 1.32 clients ignore a cancel for id 0 (MCP-NOTES §2.12).
+    // Use up request id 0: SDK 1.32 clients ignore a cancel for id 0.
     void mcp.server.ping().catch(() => undefined);
   };
   mcp.server.setNotificationHandler(RootsListChangedNotificationSchema, async () => ctx.resetRoots());

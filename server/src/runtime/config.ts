@@ -10,6 +10,8 @@ export interface Config {
   samplingTimeoutMs: number;
   /** Progress heartbeat interval while waiting for a human. Env COPILOT_ONBOARDING_HEARTBEAT_MS (default 15000). */
   heartbeatMs: number;
+  /** Longest inbound JSON-RPC line on stdio, in bytes. Env COPILOT_ONBOARDING_MAX_MESSAGE_BYTES (default 4 MiB). */
+  maxMessageBytes: number;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -18,6 +20,7 @@ export const DEFAULT_CONFIG: Config = {
   approvalTtlMs: 24 * 60 * 60 * 1000,
   samplingTimeoutMs: 120_000,
   heartbeatMs: 15_000,
+  maxMessageBytes: 4 * 1024 * 1024,
 };
 
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -37,12 +40,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     approvalTtlMs: num(env, 'COPILOT_ONBOARDING_APPROVAL_TTL_MS', DEFAULT_CONFIG.approvalTtlMs, 1),
     samplingTimeoutMs: num(env, 'COPILOT_ONBOARDING_SAMPLING_TIMEOUT_MS', DEFAULT_CONFIG.samplingTimeoutMs, 1),
     heartbeatMs: num(env, 'COPILOT_ONBOARDING_HEARTBEAT_MS', DEFAULT_CONFIG.heartbeatMs, 10),
+    maxMessageBytes: num(env, 'COPILOT_ONBOARDING_MAX_MESSAGE_BYTES', DEFAULT_CONFIG.maxMessageBytes, 1024),
   };
 }
 
 /**
  * Node's setTimeout ceiling (about 24.8 days). "No timeout" must be this value, never
- * Infinity: Infinity, NaN, 0 and anything >= 2^31 make Node fire after 1 ms (MCP-NOTES §2.6).
+ * Infinity: Infinity, NaN, 0 and anything >= 2^31 make Node fire after 1 ms.
  */
 export const NO_TIMEOUT_MS = 2_147_483_647;
 
