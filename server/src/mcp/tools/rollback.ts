@@ -7,7 +7,7 @@ import { commitRollback, prepareRollback } from '../../app/rollback.js';
 import { recover } from '../../app/recover.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { gateRefusal, guarded, success, withRecovery } from './result.js';
+import { REFUSED, gateRefusal, guarded, success, withRecovery } from './result.js';
 import { errorShape } from './schemas.js';
 
 export const rollbackInput = {
@@ -82,7 +82,7 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
         const root = await ctx.root();
         const recovery = await recover(root);
         return withRecovery(await run(root), recovery);
-      });
+      }, REFUSED.rollback);
     },
   );
 }
