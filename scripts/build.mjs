@@ -32,6 +32,9 @@ const result = await build({
   format: 'esm',
   // CommonJS dependencies call require() for Node built-ins; an ESM file has no require of its own.
   banner: { js: "import { createRequire as __coCreateRequire } from 'node:module';\nconst require = __coCreateRequire(import.meta.url);" },
+  // Less text to parse at every start; identifiers are kept, so stack traces still name functions.
+  minifyWhitespace: true,
+  minifySyntax: true,
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
