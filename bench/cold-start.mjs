@@ -7,11 +7,11 @@
  * with one tool) and a bare node process that answers the first stdin line with a fixed
  * line (the floor: node start-up and the pipes).
  *
- *   npm run build && node bench/cold-start.mjs [--runs 9]
+ *   npm run build && node bench/cold-start.mjs [--runs 15]
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { BENCH_DIR, DIST, argValue, cleanupTemp, interleave, isMain, median, ms, tempDir, textTable } from './lib.mjs';
+import { BENCH_DIR, REPO_DIR, argValue, cleanupTemp, interleave, isMain, median, ms, tempDir, textTable } from './lib.mjs';
 
 const INITIALIZE =
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } } }) + '\n';
@@ -62,9 +62,10 @@ export function timeInitialize(args, { cwd } = {}) {
   });
 }
 
-export async function run({ runs = 9, warmup = 1, log = () => {} } = {}) {
+export async function run({ runs = 15, warmup = 1, log = () => {} } = {}) {
   const workspace = tempDir('co-bench-serve-');
-  const entry = path.join(DIST, 'index.js');
+  // What ships: the bundled bin (COPILOT_ONBOARDING_DIST may point the other cases at a per-module build).
+  const entry = path.join(REPO_DIR, 'dist/index.js');
   log(`  cold start: ${runs} spawns each after ${warmup} warm-up spawn(s), interleaved`);
   // The spawn is what is timed, so each fn records the child's own measurement through a mark.
   const contenders = {
@@ -106,7 +107,7 @@ export async function run({ runs = 9, warmup = 1, log = () => {} } = {}) {
 
 if (isMain(import.meta.url)) {
   try {
-    const { rows } = await run({ runs: Math.max(5, Number(argValue(process.argv, '--runs', 9))), log: console.log });
+    const { rows } = await run({ runs: Math.max(5, Number(argValue(process.argv, '--runs', 15))), log: console.log });
     console.log(textTable(['case', 'input', 'median', 'target', 'result', 'notes'], rows.map((r) => [r.case, r.input, r.value, r.target ?? '—', r.status, r.note])));
   } finally {
     cleanupTemp();

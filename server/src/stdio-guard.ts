@@ -1,6 +1,6 @@
 /**
  * Imported first by the bin: in serve mode stdout carries JSON-RPC only, so console output
- * from this code or any dependency goes to stderr (MCP-NOTES §3.8). CLI commands that print
+ * from this code or any dependency goes to stderr. CLI commands that print
  * for people write to process.stdout explicitly.
  */
 const toStderr = (...args: unknown[]): void => {

@@ -4,6 +4,8 @@
  * Update deliberately with `npx vitest run test/e2e/tool-snapshots.test.ts -u`.
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, removeWorkspace, type Harness } from '../helpers/harness.js';
 
@@ -73,6 +75,19 @@ describe('tools/list', () => {
     for (const name of ['onboarding_approve', 'onboarding_migrate', 'onboarding_rollback']) {
       const props = Object.keys((byName(name).inputSchema.properties ?? {}) as Record<string, unknown>);
       for (const p of props) expect(p, `${name}.${p}`).not.toMatch(/approv|confirm|accept|yes|force|risk/i);
+    }
+  });
+
+  it('every schema is JSON Schema 2020-12 (the MCP default dialect): no draft-07 $schema, compiles under a strict 2020-12 validator', () => {
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats.default(ajv);
+    for (const t of tools) {
+      for (const [which, schema] of [['input', t.inputSchema], ['output', t.outputSchema]] as const) {
+        if (!schema) continue;
+        expect((schema as Record<string, unknown>).$schema, `${t.name} ${which}`).toBeUndefined();
+        expect(JSON.stringify(schema), `${t.name} ${which}`).not.toContain('draft-07');
+        expect(() => ajv.compile(schema), `${t.name} ${which}`).not.toThrow();
+      }
     }
   });
 

@@ -1,7 +1,7 @@
 // Child process for the concurrent-append test: appends N elicitation traces to a workspace.
 // Usage: node append-traces.mjs <distDir> <root> <count> <tag>
 const [distDir, root, count, tag] = process.argv.slice(2);
-const { TraceStore } = await import(`${distDir}/io/traces.js`);
+const { TraceStore } = await import(`${distDir}/testing/crash.js`);
 const store = new TraceStore(root, 'elicitation');
 for (let i = 0; i < Number(count); i++) {
   await store.append(

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * A child process for the fault-injection and lock tests. Plain ESM, imports the BUILT code:
- * `$COPILOT_ONBOARDING_DIST/io/{apply,rollback,recovery,lock}.js` (default: the repository's dist/).
+ * `$COPILOT_ONBOARDING_DIST/testing/crash.js` (default: the repository's dist/), the build's
+ * entry point for these tests (server/src/testing/crash.ts).
  *
  *   node crash-runner.mjs migrate  <root> <job.json>   job: { plan, migrationId }
  *   node crash-runner.mjs rollback <root> <job.json>   job: { migrationId }
@@ -32,16 +33,16 @@ async function waitUntil(t) {
 
 try {
   if (mode === 'migrate') {
-    const m = await load('io/apply.js');
+    const m = await load('testing/crash.js');
     print({ ok: true, result: await m.migrate(root, job.plan, { migrationId: job.migrationId }) });
   } else if (mode === 'rollback') {
-    const m = await load('io/rollback.js');
+    const m = await load('testing/crash.js');
     print({ ok: true, result: await m.rollback(root, job.migrationId) });
   } else if (mode === 'recover') {
-    const m = await load('io/recovery.js');
+    const m = await load('testing/crash.js');
     print({ ok: true, result: await m.recoverInterrupted(root) });
   } else if (mode === 'lock') {
-    const { acquireLock } = await load('io/lock.js');
+    const { acquireLock } = await load('testing/crash.js');
     await waitUntil(job.startAt ?? 0);
     const lock = await acquireLock(root, { owner: `runner ${process.pid}` });
     print({ ok: true, result: { pid: process.pid } });
@@ -55,7 +56,7 @@ try {
     await lock.release();
   } else if (mode === 'migrate-at') {
     // Like migrate, but starts at job.startAt (for two processes racing).
-    const m = await load('io/apply.js');
+    const m = await load('testing/crash.js');
     await waitUntil(job.startAt ?? 0);
     print({ ok: true, result: await m.migrate(root, job.plan, { migrationId: job.migrationId }) });
   } else {

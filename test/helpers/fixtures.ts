@@ -101,7 +101,7 @@ export function planFromOps(before: ReadonlyMap<string, Uint8Array>, specs: read
  */
 export function builtDist(): string {
   const dist = path.join(REPO, 'dist');
-  if (!existsSync(path.join(dist, 'io/apply.js'))) throw new Error(`${path.join(dist, 'io/apply.js')} is missing: run npm run build (npm test does it first)`);
+  if (!existsSync(path.join(dist, 'testing/crash.js'))) throw new Error(`${path.join(dist, 'testing/crash.js')} is missing: run npm run build (npm test does it first)`);
   return dist;
 }
 

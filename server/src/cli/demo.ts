@@ -8,14 +8,13 @@ import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline/promises';
-import { fileURLToPath } from 'node:url';
 import fse from 'fs-extra';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { verifyChain } from '../io/traces.js';
 import { rel, STATE_DIR, stateDir, traceDir, traceDirName } from '../io/layout.js';
-import { VERSION } from '../runtime/version.js';
+import { PACKAGE_ROOT, VERSION } from '../runtime/version.js';
 
 export interface DemoIo {
   stdout: NodeJS.WritableStream;
@@ -33,9 +32,8 @@ export interface DemoOptions {
   example?: string | undefined;
 }
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const BUNDLED_EXAMPLE = path.resolve(here, '../../examples/orders-service');
-const SERVER_ENTRY = path.resolve(here, '../index.js');
+export const BUNDLED_EXAMPLE = path.join(PACKAGE_ROOT, 'examples/orders-service');
+const SERVER_ENTRY = path.join(PACKAGE_ROOT, 'dist/index.js');
 
 async function treeDigest(root: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();

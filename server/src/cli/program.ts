@@ -1,23 +1,27 @@
 /**
  * The CLI: one commander program, one error boundary. Errors map to exit codes; `--json`
  * commands print a machine-readable envelope.
+ *
+ * Commands are loaded on first use: a client starts `serve` once per session, so the server's
+ * start must not pay for the other commands (and what they pull in: tar, yaml, fs-extra, the
+ * SDK client). `serve` (the default command) loads only itself; any other command, and the
+ * top-level help, load them all.
  */
 import { Command, CommanderError } from 'commander';
 import { OnboardingError } from '../core/errors.js';
 import { VERSION } from '../runtime/version.js';
-import { serve } from './serve.js';
-import { runDemo } from './demo.js';
 import { CliExit, ExitCode, commandName, exitCodeFor, wantsJson, writeJson, type CliIo } from './common.js';
 
 export type { CliIo } from './common.js';
-import { registerRollbackCommand } from './rollback.js';
-import { registerSchemasCommand } from './schemas.js';
-import { registerStatusCommand } from './status.js';
-import { registerTracesCommand } from './traces.js';
-import { registerAnalyzeCommand } from './analyze.js';
-import { registerProposeCommand } from './propose.js';
 
-export function buildProgram(io: CliIo): Command {
+/** True when argv runs `serve`: named, or the default command (no command name before options). */
+function isServe(argv: string[]): boolean {
+  const first = argv[2];
+  if (first === undefined || first === 'serve') return true;
+  return first.startsWith('-') && !['-h', '--help', '-V', '--version'].includes(first);
+}
+
+export async function buildProgram(io: CliIo): Promise<Command> {
   const program = new Command();
   program
     .name('copilot-onboarding')
@@ -27,7 +31,7 @@ export function buildProgram(io: CliIo): Command {
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .addHelpText(
       'after',
-      '\nExit codes: 0 done; 1 declined or refused (nothing changed); 2 usage or invalid input; 3 verification failed (traces verify, schemas --check).',
+      '\nExit codes: 0 done; 1 declined or refused (nothing changed); 2 usage or invalid input; 3 verification failed (traces verify, schemas --check); 10 a migration is proposed (analyze/propose).',
     );
 
   program
@@ -35,9 +39,14 @@ export function buildProgram(io: CliIo): Command {
     .description('Run the MCP server on stdio (the default command).')
     .option('-w, --workspace <dir>', 'workspace root (else COPILOT_ONBOARDING_WORKSPACE, the client roots, or the current folder)')
     .action(async (o: { workspace?: string }) => {
+      const { serve } = await import('./serve.js');
       await serve({ workspace: o.workspace, cwd: io.cwd, env: io.env });
     });
 
+  if (isServe(io.argv)) return program;
+
+  const [{ runDemo }, { registerStatusCommand }, { registerTracesCommand }, { registerRollbackCommand }, { registerSchemasCommand }, { registerAnalyzeCommand }, { registerProposeCommand }] =
+    await Promise.all([import('./demo.js'), import('./status.js'), import('./traces.js'), import('./rollback.js'), import('./schemas.js'), import('./analyze.js'), import('./propose.js')]);
   program
     .command('demo')
     .description('Run the whole flow (analyze, propose, approve, migrate, verify, rollback) on a bundled example repository.')
@@ -68,8 +77,8 @@ export function buildProgram(io: CliIo): Command {
  * Exit codes (see cli/common.ts): 0 ok, 1 declined/refused, 2 usage/invalid input, 3 verification failed.
  */
 export async function runCli(io: CliIo): Promise<number> {
-  const program = buildProgram(io);
   try {
+    const program = await buildProgram(io);
     await program.parseAsync(io.argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {

@@ -1,16 +1,19 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { configFromEnv } from '../runtime/config.js';
 import { createLogger } from '../runtime/log.js';
 import { createServer } from '../mcp/server.js';
+import { guardedStdioTransport } from '../mcp/stdio-transport.js';
 import { VERSION } from '../runtime/version.js';
 
-/** `copilot-onboarding serve`: MCP over stdio. Nothing but JSON-RPC is written to stdout. */
+/**
+ * `copilot-onboarding serve`: MCP over stdio. Nothing but JSON-RPC is written to stdout, and
+ * nothing at all before the client's `initialize` (the start-up line goes to stderr only).
+ */
 export async function serve(opts: { workspace?: string | undefined; cwd: string; env: NodeJS.ProcessEnv }): Promise<void> {
   const config = configFromEnv(opts.env);
   const workspace = opts.workspace ?? (opts.env.COPILOT_ONBOARDING_WORKSPACE || undefined);
   const log = createLogger();
   const { mcp } = createServer({ workspace, fallbackRoot: opts.cwd, config, log, version: VERSION });
-  const transport = new StdioServerTransport();
+  const transport = guardedStdioTransport({ maxMessageBytes: config.maxMessageBytes, log });
   let closing = false;
   const shutdown = (why: string) => {
     if (closing) return;
@@ -22,7 +25,7 @@ export async function serve(opts: { workspace?: string | undefined; cwd: string;
       .finally(() => process.exit(0));
   };
   // StdioServerTransport does not watch for the end of stdin; a pending elicitation timer
-  // would keep the process alive for days (MCP-NOTES §2.7).
+  // would keep the process alive for days.
   process.stdin.on('end', () => shutdown('stdin ended'));
   process.stdin.on('close', () => shutdown('stdin closed'));
   process.on('SIGINT', () => shutdown('SIGINT'));

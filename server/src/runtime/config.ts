@@ -16,6 +16,8 @@ export interface Config {
   heartbeatMs: number;
   /** Milliseconds since the epoch: approval TTL checks and form timestamps/durations read this clock (default Date.now). */
   now: () => number;
+  /** Longest inbound JSON-RPC line on stdio, in bytes. Env COPILOT_ONBOARDING_MAX_MESSAGE_BYTES (default 4 MiB). */
+  maxMessageBytes: number;
 }
 
 export const DEFAULT_CONFIG: Config = {
@@ -25,6 +27,7 @@ export const DEFAULT_CONFIG: Config = {
   samplingTimeoutMs: 120_000,
   heartbeatMs: 15_000,
   now: () => Date.now(),
+  maxMessageBytes: 4 * 1024 * 1024,
 };
 
 function num(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
@@ -45,6 +48,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv): Config {
     samplingTimeoutMs: num(env, 'COPILOT_ONBOARDING_SAMPLING_TIMEOUT_MS', DEFAULT_CONFIG.samplingTimeoutMs, 1),
     heartbeatMs: num(env, 'COPILOT_ONBOARDING_HEARTBEAT_MS', DEFAULT_CONFIG.heartbeatMs, 10),
     now: DEFAULT_CONFIG.now,
+    maxMessageBytes: num(env, 'COPILOT_ONBOARDING_MAX_MESSAGE_BYTES', DEFAULT_CONFIG.maxMessageBytes, 1024),
   };
 }
 

@@ -2,7 +2,11 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
 export type LogLevel = 'debug' | 'info' | 'warning' | 'error';
 
-/** Logs go to stderr and, once attached and connected, to MCP logging. Never to stdout (JSON-RPC). */
+/**
+ * Logs go to stderr and, once attached and connected, to MCP logging. Never to stdout (JSON-RPC).
+ * The server attaches the logger when the client has initialized: a `notifications/message`
+ * before the `initialize` answer breaks clients that expect that answer first.
+ */
 export interface Logger {
   log(level: LogLevel, message: string, data?: Record<string, unknown>): void;
   attach(mcp: McpServer): void;

@@ -8,7 +8,7 @@ import { assertFresh, resolvePlan } from '../../app/plan-checks.js';
 import { recover } from '../../app/recover.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
+import { REFUSED, gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
 import { errorShape } from './schemas.js';
 
 export const approveInput = {
@@ -42,7 +42,7 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
       const run = async (root: string): Promise<CallToolResult> => {
         const { plan } = await resolvePlan(root, planId);
         if (plan.operations.length === 0) {
-          return refusal({ code: ErrorCode.NOTHING_TO_MIGRATE, message: `Plan ${plan.planId} has no operations: there is nothing to approve.`, next: 'Use overrides in onboarding_propose to move sections, or stop here.' });
+          return refusal({ code: ErrorCode.NOTHING_TO_MIGRATE, message: `Plan ${plan.planId} has no operations: there is nothing to approve.`, next: 'Use overrides in onboarding_propose to move sections, or stop here.' }, { ...REFUSED.approve, planId: plan.planId, planSha256: plan.sha256 });
         }
         await assertFresh(root, plan);
         const res = await elicit(
@@ -99,7 +99,7 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
         const root = await ctx.root();
         const recovery = await recover(root);
         return withRecovery(await run(root), recovery);
-      });
+      }, REFUSED.approve);
     },
   );
 }

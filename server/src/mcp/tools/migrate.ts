@@ -10,7 +10,7 @@ import { assertFresh, checkApproval, newMigrationId, resolvePlan } from '../../a
 import { recover } from '../../app/recover.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
+import { REFUSED, gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
 import { errorShape } from './schemas.js';
 
 export const migrateInput = {
@@ -118,7 +118,7 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
         const root = await ctx.root();
         const recovery = await recover(root);
         return withRecovery(await run(root), recovery);
-      });
+      }, REFUSED.migrate);
     },
   );
 }

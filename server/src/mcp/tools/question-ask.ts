@@ -5,7 +5,7 @@ import { ErrorCode } from '../../core/errors.js';
 import { clientCanElicit, elicit } from '../elicit.js';
 import { saveQuestion } from '../../io/questions.js';
 import type { ToolContext } from '../context.js';
-import { guarded, refusal, success } from './result.js';
+import { REFUSED, guarded, refusal, success } from './result.js';
 
 export const QUESTION_MAX_CHARS = 10_000;
 export const ANSWER_MAX_CHARS = 100_000;
@@ -86,7 +86,7 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
           trace: `elicitation-traces/${res.trace.file}`,
         });
         return success(`The human answered: ${res.answer}\n(saved to ${saved})`, { answer: res.answer, saved_to: saved, trace: res.trace.path, outcome: res.outcome });
-      }),
+      }, REFUSED.questionAsk),
   );
 }
 

@@ -32,16 +32,29 @@ export function refusal(
   };
 }
 
-/** Run a tool body; OnboardingErrors become refusals, anything else an INTERNAL refusal. */
-export async function guarded(fn: () => Promise<CallToolResult>): Promise<CallToolResult> {
+/**
+ * Run a tool body; OnboardingErrors become refusals, anything else an INTERNAL refusal.
+ * `refused` is the tool's structured result when nothing happened (every field of its output
+ * schema): tools whose output schema has an `error` field pass it, so their refusals carry
+ * structuredContent too.
+ */
+export async function guarded(fn: () => Promise<CallToolResult>, refused?: Record<string, unknown>): Promise<CallToolResult> {
   try {
     return await fn();
   } catch (e) {
-    if (e instanceof OnboardingError) return refusal({ code: e.code, message: e.message, next: e.next });
+    if (e instanceof OnboardingError) return refusal({ code: e.code, message: e.message, next: e.next }, refused);
     const msg = e instanceof Error ? e.message : String(e);
-    return refusal({ code: ErrorCode.INTERNAL, message: `Unexpected error: ${msg}`, next: 'Run onboarding_status to see the workspace state.' });
+    return refusal({ code: ErrorCode.INTERNAL, message: `Unexpected error: ${msg}`, next: 'Run onboarding_status to see the workspace state.' }, refused);
   }
 }
+
+/** The structured results of gate tools when they refused before doing anything (no plan, no migration known). */
+export const REFUSED = {
+  approve: { approved: false, planId: '', planSha256: '', expiresAt: null, comment: null, outcome: 'refused', trace: '' },
+  migrate: { migrated: false, planId: '', migrationId: null, written: [], backup: null, verified: false, outcome: 'refused', trace: null },
+  rollback: { rolledBack: false, migrationId: null, restored: [], removed: [], editedSinceMigration: [], outcome: 'refused', trace: null },
+  questionAsk: { answer: null, saved_to: null, trace: '', outcome: 'error' },
+} as const;
 
 /** Prepend what recovery found (an interrupted migration undone, or finished) to a result. */
 export function withRecovery(result: CallToolResult, recovery: { message: string } | null): CallToolResult {

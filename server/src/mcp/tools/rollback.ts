@@ -13,7 +13,7 @@ import { ErrorCode } from '../../core/errors.js';
 import { recover } from '../../app/recover.js';
 import type { ToolContext } from '../context.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
+import { REFUSED, gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
 import { errorShape } from './schemas.js';
 
 export const rollbackInput = {
@@ -104,7 +104,7 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
         const root = await ctx.root();
         const recovery = await recover(root);
         return withRecovery(await run(root), recovery);
-      });
+      }, REFUSED.rollback);
     },
   );
 }

@@ -1,0 +1,122 @@
+/**
+ * The stdio transport: the SDK's StdioServerTransport, behind a line filter that answers what
+ * the SDK would drop in silence. The SDK's reader ignores a line it cannot parse or validate (no
+ * reply, nothing logged), executes any request before `initialize`, and concatenates its whole
+ * buffer again for every chunk of a long line, so one oversized message freezes the server for
+ * as long as it takes to arrive. The filter splits stdin into lines itself and hands the SDK only
+ * lines that are one valid JSON-RPC message each; everything else gets its JSON-RPC error:
+ *
+ * - a line that is not JSON: -32700 (parse error);
+ * - JSON that is not a JSON-RPC 2.0 message (`{"jsonrpc":"2.0","id":8}`), or a batch (MCP
+ *   has had no batches since protocol version 2025-06-18): -32600 (invalid request);
+ * - a request other than `initialize` or `ping` before `initialize`: -32600;
+ * - a line longer than the configured bound: -32600, without buffering it (its bytes are
+ *   counted and dropped as they arrive).
+ *
+ * Each refusal is logged (stderr, and MCP logging once the client has initialized).
+ * Security: the bound keeps a client (or whatever writes to the pipe) from making the server
+ * hold and re-copy an unbounded line in memory.
+ */
+import { PassThrough, type Readable, type Writable } from 'node:stream';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../runtime/log.js';
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+
+type Id = string | number | null;
+
+export interface GuardedStdioOptions {
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Longest accepted line in bytes (without its newline). */
+  maxMessageBytes: number;
+  log: Logger;
+}
+
+/** A StdioServerTransport fed through the line filter; connect it like the SDK's own. */
+export function guardedStdioTransport(opts: GuardedStdioOptions): StdioServerTransport {
+  const stdin = opts.stdin ?? process.stdin;
+  const stdout = opts.stdout ?? process.stdout;
+  const toSdk = new PassThrough();
+  const transport = new StdioServerTransport(toSdk, stdout);
+  let initialized = false;
+
+  const refuse = (code: number, id: Id, message: string): void => {
+    opts.log.log('warning', `refused a JSON-RPC message: ${message}`, { code, id });
+    stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
+  };
+
+  const onLine = (line: string): void => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      refuse(PARSE_ERROR, null, 'Parse error: the line is not valid JSON');
+      return;
+    }
+    if (Array.isArray(value)) {
+      refuse(INVALID_REQUEST, null, 'Invalid Request: JSON-RPC batches are not supported; send one message per line');
+      return;
+    }
+    const id = idOf(value);
+    if (!JSONRPCMessageSchema.safeParse(value).success) {
+      refuse(INVALID_REQUEST, id, 'Invalid Request: not a JSON-RPC 2.0 request, notification or response');
+      return;
+    }
+    const method = (value as { method?: unknown }).method;
+    if (method === 'initialize') initialized = true;
+    else if (!initialized && id !== null && typeof method === 'string' && method !== 'ping') {
+      refuse(INVALID_REQUEST, id, `Invalid Request: "${method}" before initialize; the client must send initialize first`);
+      return;
+    }
+    toSdk.write(`${line}\n`);
+  };
+
+  // Line splitting with a bound: `parts` holds the current line's bytes until its newline;
+  // once the line is over the bound, its bytes are only counted until the newline.
+  let parts: Buffer[] = [];
+  let size = 0;
+  let oversized = false;
+  const onData = (chunk: Buffer): void => {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl === -1 ? chunk.length : nl;
+      size += end - start;
+      if (!oversized && size > opts.maxMessageBytes) {
+        oversized = true;
+        parts = [];
+      }
+      if (!oversized) parts.push(chunk.subarray(start, end));
+      if (nl === -1) break;
+      if (oversized) {
+        refuse(INVALID_REQUEST, null, `Invalid Request: message of ${size} bytes is longer than the limit of ${opts.maxMessageBytes} bytes`);
+      } else {
+        onLine(Buffer.concat(parts).toString('utf8').replace(/\r$/, ''));
+      }
+      parts = [];
+      size = 0;
+      oversized = false;
+      start = nl + 1;
+    }
+  };
+  stdin.on('data', onData);
+  stdin.on('end', () => toSdk.end());
+  const close = transport.close.bind(transport);
+  transport.close = async () => {
+    stdin.off('data', onData);
+    if (stdin.listenerCount('data') === 0) stdin.pause();
+    await close();
+  };
+  return transport;
+}
+
+/** The id of a message-like object when it is a valid JSON-RPC id, else null. */
+function idOf(value: unknown): Id {
+  if (typeof value !== 'object' || value === null) return null;
+  const id = (value as { id?: unknown }).id;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
+}

@@ -1,0 +1,181 @@
+/**
+ * JSON-RPC hygiene of the built binary over raw stdio (no SDK client): what the SDK's reader
+ * would drop in silence gets its JSON-RPC error and a stderr line, requests before initialize
+ * are refused, an oversized line is refused without freezing the server, and nothing reaches
+ * stdout before the initialize answer. `npm test` builds first.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { removeWorkspace, tempWorkspace } from '../helpers/harness.js';
+
+const BIN = path.resolve(import.meta.dirname, '../../dist/index.js');
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
+
+interface Msg {
+  id?: string | number | null;
+  method?: string;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+}
+
+/** A raw line client: every stdout line parsed, in order; wait for a predicate on them. */
+class Raw {
+  readonly lines: string[] = [];
+  stderr = '';
+  private buf = '';
+  private waiters: Array<() => void> = [];
+  constructor(readonly child: ChildProcessWithoutNullStreams) {
+    child.stdout.on('data', (d: Buffer) => {
+      this.buf += d.toString();
+      let nl;
+      while ((nl = this.buf.indexOf('\n')) >= 0) {
+        this.lines.push(this.buf.slice(0, nl));
+        this.buf = this.buf.slice(nl + 1);
+      }
+      for (const w of this.waiters) w();
+    });
+    child.stderr.on('data', (d: Buffer) => (this.stderr += d.toString()));
+  }
+  get messages(): Msg[] {
+    return this.lines.map((l) => JSON.parse(l) as Msg);
+  }
+  send(raw: string): void {
+    this.child.stdin.write(raw.endsWith('\n') ? raw : `${raw}\n`);
+  }
+  async waitFor(pred: (m: Msg) => boolean, what: string, ms = 15_000): Promise<Msg> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const hit = this.messages.find(pred);
+      if (hit) return hit;
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; stdout: ${this.lines.join('\n')}; stderr: ${this.stderr}`);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, 50);
+        this.waiters.push(() => {
+          clearTimeout(t);
+          r();
+        });
+      });
+      this.waiters = [];
+    }
+  }
+  async close(): Promise<void> {
+    this.child.stdin.end();
+    if (this.child.exitCode === null) await new Promise((r) => this.child.on('exit', r));
+  }
+}
+
+let root: string;
+let raw: Raw | undefined;
+beforeAll(() => {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run npm run build (npm test does it)`);
+});
+afterEach(async () => {
+  await raw?.close();
+  raw = undefined;
+  if (root) removeWorkspace(root);
+});
+
+function start(env: Record<string, string> = {}): Raw {
+  root = tempWorkspace('co-proto-');
+  raw = new Raw(spawn(process.execPath, [BIN, 'serve', '--workspace', root], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...env } }));
+  return raw;
+}
+
+async function initialize(r: Raw): Promise<void> {
+  r.send(JSON.stringify(INIT));
+  await r.waitFor((m) => m.id === 1 && m.result !== undefined, 'the initialize answer');
+  r.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+}
+
+describe('JSON-RPC over stdio (raw client)', () => {
+  it('the first line on stdout is the initialize answer; no log notification comes before it', async () => {
+    const r = start();
+    await new Promise((res) => setTimeout(res, 300)); // the start-up log happens meanwhile
+    expect(r.lines).toEqual([]);
+    await initialize(r);
+    expect(r.messages[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'copilot-onboarding' } } });
+    expect(r.stderr).toMatch(/serving on stdio/);
+  });
+
+  it('malformed JSON gets -32700 with id null and a stderr line; the session goes on', async () => {
+    const r = start();
+    await initialize(r);
+    r.send('{"jsonrpc":"2.0","id":5,"method":"ping"');
+    const err = await r.waitFor((m) => m.error?.code === -32700, 'a parse error');
+    expect(err.id).toBeNull();
+    expect(r.stderr).toMatch(/refused a JSON-RPC message: Parse error/);
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }));
+    expect(await r.waitFor((m) => m.id === 6, 'the ping answer')).toMatchObject({ result: {} });
+  });
+
+  it('an invalid request gets -32600 with its id and a stderr line', async () => {
+    const r = start();
+    await initialize(r);
+    r.send('{"jsonrpc":"2.0","id":8}');
+    const err = await r.waitFor((m) => m.id === 8, 'the answer to id 8');
+    expect(err.error?.code).toBe(-32600);
+    r.send('{"jsonrpc":"1.0","id":9,"method":"ping"}');
+    expect((await r.waitFor((m) => m.id === 9, 'the answer to id 9')).error?.code).toBe(-32600);
+    expect(r.stderr).toMatch(/refused a JSON-RPC message: Invalid Request.*"id":8/);
+  });
+
+  it('a batch gets an error answer (MCP has no batches) and none of its requests is executed', async () => {
+    const r = start();
+    await initialize(r);
+    r.send(JSON.stringify([{ jsonrpc: '2.0', id: 10, method: 'ping' }, { jsonrpc: '2.0', id: 11, method: 'tools/list' }]));
+    const err = await r.waitFor((m) => m.error?.code === -32600, 'a batch refusal');
+    expect(err.id).toBeNull();
+    expect(err.error?.message).toMatch(/batch/i);
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'ping' }));
+    await r.waitFor((m) => m.id === 12, 'the ping answer');
+    expect(r.messages.some((m) => m.id === 10 || m.id === 11)).toBe(false);
+    expect(r.stderr).toMatch(/batches are not supported/);
+  });
+
+  it('requests other than initialize and ping before initialize are refused, not executed', async () => {
+    const r = start();
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'onboarding_status', arguments: {} } }));
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'ping' }));
+    const list = await r.waitFor((m) => m.id === 2, 'the tools/list refusal');
+    const call = await r.waitFor((m) => m.id === 3, 'the tools/call refusal');
+    expect(list.error?.code).toBe(-32600);
+    expect(list.error?.message).toMatch(/before initialize/);
+    expect(call.error?.code).toBe(-32600);
+    expect(call.result).toBeUndefined();
+    expect(await r.waitFor((m) => m.id === 4, 'the ping answer')).toMatchObject({ result: {} });
+    await initialize(r);
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
+    expect((await r.waitFor((m) => m.id === 5, 'tools/list after initialize')).result?.tools).toBeInstanceOf(Array);
+  });
+
+  it('a line over the configured bound gets -32600 without being parsed, and the server answers at once after it', async () => {
+    const r = start({ COPILOT_ONBOARDING_MAX_MESSAGE_BYTES: String(64 * 1024) });
+    await initialize(r);
+    // 8 MiB of one JSON string in 64 KiB writes: the SDK's reader would re-copy its buffer for each.
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 20, method: 'ping', params: { pad: 'x'.repeat(8 * 1024 * 1024) } });
+    const t0 = Date.now();
+    for (let i = 0; i < big.length; i += 64 * 1024) r.child.stdin.write(big.slice(i, i + 64 * 1024));
+    r.send('');
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 21, method: 'ping' }));
+    const err = await r.waitFor((m) => m.error !== undefined && /longer than the limit/.test(m.error.message), 'the size refusal');
+    expect(err.error?.code).toBe(-32600);
+    expect(err.id).toBeNull();
+    expect(await r.waitFor((m) => m.id === 21, 'the ping after it')).toMatchObject({ result: {} });
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(r.messages.some((m) => m.id === 20)).toBe(false);
+    expect(r.stderr).toMatch(/longer than the limit of 65536 bytes/);
+  });
+
+  it('a gate refusal from a thrown error carries structuredContent with an error field', async () => {
+    const r = start();
+    await initialize(r);
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 30, method: 'tools/call', params: { name: 'onboarding_rollback', arguments: {} } }));
+    const res = (await r.waitFor((m) => m.id === 30, 'the rollback answer')).result as { isError?: boolean; structuredContent?: { error?: { code: string }; rolledBack?: boolean } };
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent?.rolledBack).toBe(false);
+    expect(typeof res.structuredContent?.error?.code).toBe('string');
+  });
+});
