@@ -1,10 +1,9 @@
 /**
  * Vitest global setup: a stale dist/ can never be tested. The e2e tests spawn dist/index.js and
- * the crash tests import dist/ in child processes, so a `vitest run` after editing server/src
- * without a build would test old code. When any server/src file is newer than its compiled
- * counterpart (or that is missing), this rebuilds once (`npm run build`) and then checks again;
- * a build that still leaves dist/ stale fails the whole run with the file names. Type errors
- * alone do not (tsc still emits, and the unit tests run from source).
+ * the crash tests import dist/testing/crash.js in child processes, so a `vitest run` after editing
+ * server/src without a build would test old code. When any server/src file (or package.json) is
+ * newer than the bundles (or they are missing), this rebuilds once (`npm run build`) and then
+ * checks again; a build that still leaves dist/ stale fails the whole run with the file names.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -14,15 +13,15 @@ const REPO = path.resolve(import.meta.dirname, '../..');
 const SRC = path.join(REPO, 'server/src');
 const DIST = path.join(REPO, 'dist');
 
+/** The build's outputs (scripts/build.mjs): the bin bundle and the crash-test entry. */
+const OUTPUTS = ['index.js', 'testing/crash.js'];
+
 function staleOutputs(): string[] {
-  const stale: string[] = [];
-  for (const rel of readdirSync(SRC, { recursive: true, encoding: 'utf8' })) {
-    if (!rel.endsWith('.ts') || rel.endsWith('.d.ts')) continue;
-    const src = statSync(path.join(SRC, rel));
-    const out = statSync(path.join(DIST, rel.replace(/\.ts$/, '.js')), { throwIfNoEntry: false });
-    if (!out || out.mtimeMs < src.mtimeMs) stale.push(rel);
-  }
-  return stale;
+  const built = OUTPUTS.map((o) => statSync(path.join(DIST, o), { throwIfNoEntry: false })?.mtimeMs ?? -1);
+  const oldest = Math.min(...built);
+  const inputs = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((rel) => rel.endsWith('.ts')).map((rel) => path.join('server/src', rel));
+  inputs.push('package.json', 'scripts/build.mjs');
+  return inputs.filter((rel) => statSync(path.join(REPO, rel)).mtimeMs > oldest);
 }
 
 export default function setup(): void {
