@@ -1,6 +1,6 @@
 /**
  * What the operator commands (status, traces, rollback, schemas) share: exit codes, the
- * workspace rule of CONTRACT §3, the `--json` envelope and plain tables.
+ * workspace rule (flag, then environment, then the current folder), the `--json` envelope and plain tables.
  */
 import path from 'node:path';
 import { assertWorkspaceFolder } from '../io/workspace.js';
@@ -67,7 +67,7 @@ export interface WorkspaceSource {
   workspace?: string | undefined;
 }
 
-/** CONTRACT §3 for the terminal: --workspace, else COPILOT_ONBOARDING_WORKSPACE, else the current folder. */
+/** The workspace for the terminal: --workspace, else COPILOT_ONBOARDING_WORKSPACE, else the current folder. */
 export function resolveWorkspace(opt: string | undefined, io: { cwd: string; env: NodeJS.ProcessEnv }): string {
   const chosen = opt || io.env.COPILOT_ONBOARDING_WORKSPACE || io.cwd;
   const root = path.resolve(io.cwd, chosen);

@@ -27,7 +27,7 @@ export const SCHEMA_DOCS: readonly SchemaDoc[] = [
     file: 'elicitation-trace.schema.json',
     schema: ElicitationTraceSchema,
     title: 'copilot-onboarding elicitation trace',
-    description: 'One file per elicitation in .copilot-state/elicitation-traces/ (CONTRACT §7). sha256 = sha256(canonical JSON without sha256); prev_sha256 = sha256 of the previous whole record.',
+    description: 'One file per elicitation in .copilot-state/elicitation-traces/. sha256 = sha256(canonical JSON without sha256); prev_sha256 = sha256 of the previous whole record.',
   },
   {
     file: 'sampling-trace.schema.json',

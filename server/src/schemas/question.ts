@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** CONTRACT §7: `.copilot-state/questions/<YYYYMMDD_HHMMSS>_<id>_question.yaml`. */
+/** One file per answered question: `.copilot-state/questions/<YYYYMMDD_HHMMSS>_<id>_question.yaml`. */
 export const QuestionEntrySchema = z.object({
   timestamp: z.string(),
   question: z.string(),
