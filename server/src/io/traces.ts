@@ -28,22 +28,9 @@ import { withFileLock } from './file-lock.js';
 import { recordChainMark, recordedChainMark, workspaceId } from './state.js';
 import { DEFAULT_CONFIG } from '../runtime/config.js';
 import type { ChainMark } from '../schemas/state.js';
+import { CLOCK_SKEW_MS, TRACE_FORMAT, sealProblem, type ChainProblemKind, type TraceStoreOptions } from './trace-seal.js';
 
-/** How far a sealed time may lie ahead of the verifier's clock (clocks of two machines differ). */
-export const CLOCK_SKEW_MS = 5 * 60_000;
-
-/** The format the store writes; @1 records keep the rules they were written under. */
-export const TRACE_FORMAT: Record<ChainKind, string> = {
-  elicitation: 'copilot-onboarding/elicitation-trace@2',
-  sampling: 'copilot-onboarding/sampling-trace@2',
-};
-
-export interface TraceStoreOptions {
-  /** The clock that stamps `sealed_at` (milliseconds since the epoch). */
-  now?: () => number;
-  /** Sealed into an approved approve trace as `expires_at` = its timestamp + this. */
-  approvalTtlMs?: number;
-}
+export { CLOCK_SKEW_MS, TRACE_FORMAT, type ChainProblemKind, type TraceStoreOptions };
 
 interface Head {
   seq: number;
@@ -206,8 +193,6 @@ export class TraceStore<K extends ChainKind> {
     return verifyChain(this.root, this.kind, { now: (this.opts.now ?? Date.now)() });
   }
 }
-
-export type ChainProblemKind = 'modified' | 'missing' | 'inserted' | 'reordered' | 'unparseable' | 'forged' | 'renamed' | 'dated' | 'head';
 
 export interface ChainProblem {
   kind: ChainProblemKind;
@@ -422,27 +407,6 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
     }
   }
   return { chain: kind, dir, ok: problems.length === 0, count: files.length, lastSeq, problems };
-}
-
-/**
- * The rules a record's format adds to its schema: a @2 record names its own file and carries
- * its seal time (and, in the elicitation chain, the workspace id; an approved approve, its
- * expiry). Any record that names a file must be in that file.
- */
-function sealProblem(kind: ChainKind, file: string, rec: Record<string, unknown>): { kind: ChainProblemKind; message: string } | null {
-  if (typeof rec.file === 'string' && rec.file !== file) {
-    return { kind: 'renamed', message: `${file}: was sealed as ${rec.file} (renamed or swapped)` };
-  }
-  if (!String(rec.format).endsWith('@2')) return null;
-  const missing: string[] = [];
-  if (typeof rec.file !== 'string') missing.push('file');
-  if (typeof rec.sealed_at !== 'string' || Number.isNaN(Date.parse(rec.sealed_at))) missing.push('sealed_at');
-  if (kind === 'elicitation') {
-    if (typeof rec.workspace !== 'string' || !rec.workspace) missing.push('workspace');
-    if (rec.action === 'approve' && rec.outcome === 'approved' && (typeof rec.expires_at !== 'string' || Number.isNaN(Date.parse(rec.expires_at)))) missing.push('expires_at');
-  }
-  if (Number.isNaN(Date.parse(String(rec.timestamp)))) missing.push('timestamp');
-  return missing.length ? { kind: 'unparseable', message: `${file}: a @2 trace without a valid ${missing.join(', ')}` } : null;
 }
 
 function parseHead(text: string): Head | null {
