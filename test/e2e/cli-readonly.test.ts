@@ -61,7 +61,9 @@ async function tool(root: string, name: string, args: Record<string, unknown> = 
 /** onboarding.json without its timestamps. */
 function stateOf(root: string) {
   const s = JSON.parse(readFileSync(path.join(root, '.copilot-state/onboarding.json'), 'utf8'));
-  return { ...s, createdAt: undefined, updatedAt: undefined, currentPlan: { ...s.currentPlan, createdAt: undefined } };
+  // workspaceId is random per workspace by design: both must have one, of the same form.
+  expect(s.workspaceId).toMatch(/^[0-9a-f]{32}$/);
+  return { ...s, createdAt: undefined, updatedAt: undefined, workspaceId: undefined, currentPlan: { ...s.currentPlan, createdAt: undefined } };
 }
 
 describe('copilot-onboarding analyze', () => {

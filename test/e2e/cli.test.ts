@@ -189,6 +189,7 @@ const TAMPERINGS: Array<{
       rec[textField(chain)] = 'slipped in later';
       rec.prev_sha256 = wholeHash(first);
       const name = '9999-inserted.json';
+      rec.file = name; // a @2 forger seals the name it writes
       await writeRec(root, chain, name, reseal(rec));
       return name;
     },

@@ -48,8 +48,8 @@ describe('trace folder replaced by a file', () => {
 });
 
 const DECLINE: ElicitResult = { action: 'decline' };
-/** What a forger writes to turn a declined approval into an approved one. */
-const APPROVED = { outcome: 'approved', response: { action: 'accept', content: { approved: true } }, error: null, duration_ms: 4200 };
+/** What a forger writes to turn a declined approval into an approved one (with the expiry a @2 approval seals). */
+const APPROVED = { outcome: 'approved', response: { action: 'accept', content: { approved: true } }, error: null, duration_ms: 4200, expires_at: new Date(Date.now() + 3_600_000).toISOString() };
 
 /** Trace files in seq order (two traces of one millisecond get `-2` names, which sort first). */
 type Trace = ReturnType<typeof traceRecords>[number];
@@ -84,7 +84,8 @@ describe('tampered trace chains', () => {
       'inserted with a valid seal: a second trace with the same seq, outcome "approved"',
       [DECLINE],
       (_root, [t]) => {
-        writeFileSync(t!.abs.replace(/\.json$/, '-2.json'), JSON.stringify(reseal({ ...t!.rec, ...APPROVED }), null, 2));
+        const copy = t!.abs.replace(/\.json$/, '-2.json');
+        writeFileSync(copy, JSON.stringify(reseal({ ...t!.rec, ...APPROVED, file: path.basename(copy) }), null, 2));
         // Either of the two seq-1 files may be named (the verifier orders them by file name).
         return /approve(-2)?\.json: a second trace with seq 1 \(inserted\)/;
       },
@@ -97,7 +98,7 @@ describe('tampered trace chains', () => {
       (root, [t]) => {
         const timestamp = new Date().toISOString();
         const file = `${timestamp.replace(/[:.]/g, '-')}-approve.json`;
-        const rec = reseal({ ...t!.rec, ...APPROVED, seq: 2, prev_sha256: wholeSha(t!.rec), timestamp });
+        const rec = reseal({ ...t!.rec, ...APPROVED, seq: 2, prev_sha256: wholeSha(t!.rec), timestamp, file, sealed_at: timestamp });
         writeFileSync(path.join(root, TRACES, file), JSON.stringify(rec, null, 2));
         return new RegExp(file.replace(/[.]/g, '\\.'));
       },

@@ -81,6 +81,7 @@ describe('trace chain', () => {
     const files = await fillChain(root, 3);
     const copy = await readRec(files[1]!);
     copy.message = 'inserted';
+    copy.file = '2026-11-22T10-00-00-001Z-approve-9.json'; // a forger seals the name it writes
     copy.sha256 = recordHash(copy);
     await writeRec('2026-11-22T10-00-00-001Z-approve-9.json', copy);
     let report = await verifyChain(root, 'elicitation');
@@ -98,9 +99,10 @@ describe('trace chain', () => {
     const files = await fillChain(root, 3);
     const copy = await readRec(files[1]!);
     copy.message = 'a forged approval';
-    copy.sha256 = recordHash(copy);
     // Sorts before the original, so "first file wins" would blame the wrong one.
     const name = '2026-11-22T00-00-00-000Z-approve.json';
+    copy.file = name;
+    copy.sha256 = recordHash(copy);
     await writeRec(name, copy);
     const report = await verifyChain(root, 'elicitation');
     expect(report.problems).toEqual([expect.objectContaining({ kind: 'inserted', file: name, seq: 2 })]);
@@ -109,7 +111,7 @@ describe('trace chain', () => {
   it('detects a trace appended by hand with a valid seal and link (the head never recorded it)', async () => {
     const files = await fillChain(root, 2);
     const last = await readRec(files[1]!);
-    const extra = { ...last, seq: 3, prev_sha256: wholeHash(last), outcome: 'approved', timestamp: '2026-11-22T11:00:00.000Z' } as Record<string, unknown>;
+    const extra = { ...last, seq: 3, prev_sha256: wholeHash(last), outcome: 'approved', timestamp: '2026-11-22T11:00:00.000Z', file: '2026-11-22T11-00-00-000Z-approve.json' } as Record<string, unknown>;
     extra.sha256 = recordHash(extra);
     await writeRec('2026-11-22T11-00-00-000Z-approve.json', extra);
     const report = await verifyChain(root, 'elicitation');

@@ -10,7 +10,7 @@ import type { OnboardingState } from '../schemas/state.js';
 import type { ElicitationTrace } from '../schemas/trace.js';
 import { readSnapshot } from '../io/snapshot.js';
 import { loadPlan } from '../io/plans.js';
-import { loadState } from '../io/state.js';
+import { loadState, workspaceId } from '../io/state.js';
 import { TraceStore, verifyChain } from '../io/traces.js';
 
 /** The plan named, else the current one. */
@@ -37,7 +37,7 @@ export async function assertFresh(root: string, plan: Plan): Promise<void> {
 
 /** Verify the chain, then find an unexpired, unused approval trace for this plan. Fails closed. */
 export async function checkApproval(root: string, plan: Plan, ttlMs: number, now = new Date()): Promise<Extract<ApprovalCheck, { ok: true }>> {
-  const report = await verifyChain(root, 'elicitation');
+  const report = await verifyChain(root, 'elicitation', { now: now.getTime() });
   if (!report.ok) {
     throw new OnboardingError(
       ErrorCode.TRACE_CHAIN_BROKEN,
@@ -47,7 +47,7 @@ export async function checkApproval(root: string, plan: Plan, ttlMs: number, now
   }
   const all = await new TraceStore(root, 'elicitation').list();
   const traces = all.filter((t): t is { file: string; record: ElicitationTrace; error: null } => t.record !== null);
-  const res = findApproval(plan, traces, now, ttlMs);
+  const res = findApproval(plan, traces, now, ttlMs, await workspaceId(root));
   if (!res.ok) throw res.error;
   return res;
 }

@@ -91,10 +91,14 @@ export type ApprovalCheck =
   | { ok: false; error: OnboardingError };
 
 /**
- * Decide from the (verified) trace chain whether `plan` is approved at `now`.
- * `traces` must come from a chain that verified intact.
+ * Decide from the (verified) trace chain whether `plan` is approved at `now` in the workspace
+ * `workspaceId`. `traces` must come from a chain that verified intact.
+ *
+ * Security: an approval counts only in the workspace it was given in (a copied trace folder
+ * carries another id) and only until the earlier of its sealed `expires_at` and its timestamp
+ * plus the TTL configured now. Old-format (@1) approvals carry neither and are not honoured.
  */
-export function findApproval(plan: Plan, traces: ReadonlyArray<{ file: string; record: ElicitationTrace }>, now: Date, ttlMs: number): ApprovalCheck {
+export function findApproval(plan: Plan, traces: ReadonlyArray<{ file: string; record: ElicitationTrace }>, now: Date, ttlMs: number, workspaceId: string): ApprovalCheck {
   const forPlan = traces.filter((t) => (t.record.subject as { planSha256?: unknown }).planSha256 === plan.sha256);
   const approvals = forPlan.filter((t) => t.record.action === 'approve');
   const last = approvals[approvals.length - 1];
@@ -119,7 +123,20 @@ export function findApproval(plan: Plan, traces: ReadonlyArray<{ file: string; r
       }),
     };
   }
-  const expiresAt = new Date(Date.parse(last.record.timestamp) + ttlMs);
+  if (last.record.workspace !== workspaceId) {
+    return {
+      ok: false,
+      error: new OnboardingError(
+        ErrorCode.NOT_APPROVED,
+        last.record.workspace === undefined
+          ? `The approval of plan ${plan.planId} (${last.file}) was recorded by an older version, without a workspace id or expiry.`
+          : `The approval of plan ${plan.planId} (${last.file}) was given in another workspace (its traces were copied here).`,
+        { next: 'Run onboarding_approve again in this workspace.' },
+      ),
+    };
+  }
+  const sealed = Date.parse(last.record.expires_at ?? '');
+  const expiresAt = new Date(Math.min(Date.parse(last.record.timestamp) + ttlMs, Number.isNaN(sealed) ? -Infinity : sealed));
   if (!(expiresAt.getTime() > now.getTime())) {
     return {
       ok: false,

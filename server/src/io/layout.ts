@@ -24,6 +24,15 @@ export function stateFile(root: string): string {
   return path.join(stateDir(root), 'onboarding.json');
 }
 
+/**
+ * The workspace's random id, created with the state folder's first record. It lives in its own
+ * file (so it survives onboarding.json being moved aside and rebuilt) and is copied into
+ * onboarding.json; approvals are sealed with it.
+ */
+export function workspaceIdFile(root: string): string {
+  return path.join(stateDir(root), 'workspace-id');
+}
+
 export function journalFile(root: string): string {
   return path.join(stateDir(root), 'journal.json');
 }

@@ -1,12 +1,19 @@
 /**
  * `.copilot-state/onboarding.json`: the state machine record (versioned). A corrupted file
- * is reported with recovery advice, never silently reset.
+ * is reported with recovery advice, never silently reset. Version 1 files are read and
+ * written back as version 2 on the next save.
+ *
+ * Security: onboarding.json also keeps a second copy of each trace chain's last link (seq,
+ * hash, file) and the workspace id, so deleting a chain head together with the newest traces,
+ * or wiping the trace folder, is noticed; the id itself lives in `.copilot-state/workspace-id`.
  */
+import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
+import path from 'node:path';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { OnboardingStateSchema, emptyState, STATE_VERSION, type OnboardingState } from '../schemas/state.js';
-import { atomicWriteFile } from './durable.js';
-import { rel, stateFile } from './layout.js';
+import { OnboardingStateSchema, emptyState, STATE_VERSION, type ChainMark, type OnboardingState } from '../schemas/state.js';
+import { atomicWriteFile, writeDurable } from './durable.js';
+import { rel, stateFile, workspaceIdFile, type ChainKind } from './layout.js';
 
 
 export function statePath(root: string): string {
@@ -29,8 +36,8 @@ export async function loadState(root: string, now = new Date().toISOString()): P
     throw corrupt('it is not valid JSON (truncated or edited by hand?)');
   }
   const version = (raw as { version?: unknown } | null)?.version;
-  if (version !== STATE_VERSION) {
-    throw corrupt(`its version is ${JSON.stringify(version)}; this server reads version ${STATE_VERSION}`);
+  if (version !== STATE_VERSION && version !== 1) {
+    throw corrupt(`its version is ${JSON.stringify(version)}; this server reads versions 1 and ${STATE_VERSION}`);
   }
   const parsed = OnboardingStateSchema.safeParse(raw);
   if (!parsed.success) {
@@ -49,7 +56,7 @@ function corrupt(why: string): OnboardingError {
 }
 
 export async function saveState(root: string, state: OnboardingState): Promise<void> {
-  const valid = OnboardingStateSchema.parse(state);
+  const valid = OnboardingStateSchema.parse({ ...state, version: STATE_VERSION, workspaceId: await workspaceId(root, state.workspaceId) });
   await atomicWriteFile(statePath(root), JSON.stringify(valid, null, 2) + '\n');
 }
 
@@ -60,4 +67,63 @@ export async function updateState(root: string, change: (s: OnboardingState) => 
   next.updatedAt = now;
   await saveState(root, next);
   return next;
+}
+
+const ID_RE = /^[0-9a-f]{32}$/;
+
+/**
+ * The workspace id: `.copilot-state/workspace-id`, created on first use (from onboarding.json's
+ * copy when that file is gone but the record survived, else 128 random bits). An unreadable or
+ * malformed id file is STATE_CORRUPT: approvals cannot be bound to nothing.
+ */
+export async function workspaceId(root: string, fromState?: string): Promise<string> {
+  const file = workspaceIdFile(root);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let text: string | null = null;
+    try {
+      text = (await fsp.readFile(file, 'utf8')).trim();
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    if (text !== null) {
+      if (!ID_RE.test(text)) {
+        throw new OnboardingError(ErrorCode.STATE_CORRUPT, `${rel('workspace-id')} is corrupted: it is not 32 hex characters.`, {
+          next: 'Restore it from a copy, or delete it (approvals recorded under the old id will then have to be given again).',
+        });
+      }
+      return text;
+    }
+    const seed = fromState !== undefined && ID_RE.test(fromState) ? fromState : (await rawState(root))?.workspaceId;
+    const id = typeof seed === 'string' && ID_RE.test(seed) ? seed : randomBytes(16).toString('hex');
+    try {
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      await writeDurable(file, `${id}\n`);
+      return id;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+  throw new OnboardingError(ErrorCode.STATE_CORRUPT, `${rel('workspace-id')} keeps changing while it is read.`);
+}
+
+/** onboarding.json as JSON, without validation (null when missing or not JSON). */
+async function rawState(root: string): Promise<{ workspaceId?: unknown; chains?: Record<string, unknown> } | null> {
+  try {
+    const v = JSON.parse(await fsp.readFile(stateFile(root), 'utf8')) as unknown;
+    return v && typeof v === 'object' ? (v as { workspaceId?: unknown; chains?: Record<string, unknown> }) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The chain's last link as recorded in onboarding.json (null: none recorded; loadState errors propagate). */
+export async function recordedChainMark(root: string, kind: ChainKind): Promise<ChainMark | null> {
+  return (await loadState(root)).chains?.[kind] ?? null;
+}
+
+/** Record the chain's new last link in onboarding.json (called by the trace store under its lock). */
+export async function recordChainMark(root: string, kind: ChainKind, mark: ChainMark): Promise<void> {
+  const s = await loadState(root);
+  s.chains = { ...s.chains, [kind]: mark };
+  await saveState(root, s);
 }

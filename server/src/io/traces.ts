@@ -10,6 +10,13 @@
  * last link; it is written with a `pending` marker before the trace file, so a crash between
  * the two leaves a state the next append repairs. The head also lets verify notice a
  * deleted tail.
+ *
+ * Security: the store seals what only it knows (format @2): the record's own file name, the
+ * time it sealed it, and, in the elicitation chain, the workspace id and an approval's
+ * `expires_at`. Once a chain has traces its head is mandatory: a missing or corrupt head is a
+ * broken chain, never rebuilt from the files. Each append also records the last link in
+ * onboarding.json, and both verify and append cross-check it, so deleting the head with the
+ * newest traces, or wiping the folder, does not quietly restart the chain.
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +26,12 @@ import { atomicWriteFile } from './durable.js';
 import { IO_CONCURRENCY, mapLimit, readRegularFile } from './workspace.js';
 import { traceDir, traceDirName, type ChainKind } from './layout.js';
 import { withFileLock } from './lock.js';
+import { recordChainMark, recordedChainMark, workspaceId } from './state.js';
+import { DEFAULT_CONFIG } from '../runtime/config.js';
+import type { ChainMark } from '../schemas/state.js';
+import { CLOCK_SKEW_MS, TRACE_FORMAT, sealProblem, type ChainProblemKind, type TraceStoreOptions } from './trace-seal.js';
+
+export { CLOCK_SKEW_MS, TRACE_FORMAT, type ChainProblemKind, type TraceStoreOptions };
 
 interface Head {
   seq: number;
@@ -28,7 +41,7 @@ interface Head {
 }
 
 export type TraceRecord<K extends ChainKind> = K extends 'elicitation' ? ElicitationTrace : SamplingTrace;
-type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256'>;
+type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256' | 'file' | 'sealed_at' | 'workspace' | 'expires_at'>;
 
 export { traceDir, traceDirName, type ChainKind };
 
@@ -56,6 +69,7 @@ export class TraceStore<K extends ChainKind> {
   constructor(
     readonly root: string,
     readonly kind: K,
+    private readonly opts: TraceStoreOptions = {},
   ) {
     this.dir = traceDir(root, kind);
   }
@@ -75,15 +89,31 @@ export class TraceStore<K extends ChainKind> {
       const seq = head.seq + 1;
       const base = `${fileTime(String((unsealed as { timestamp: string }).timestamp))}-${safeLabel(label)}`;
       const file = await this.freeName(base);
-      const body = { ...(unsealed as object), seq, prev_sha256: head.sha256 } as Record<string, unknown>;
+      const body = { ...(unsealed as object), ...(await this.stamp(unsealed as Record<string, unknown>, file)), seq, prev_sha256: head.sha256 } as Record<string, unknown>;
       const record = { ...body, sha256: recordHash(body) } as unknown as TraceRecord<K>;
       // Validate before writing: never publish a record the verifier would reject.
       schemaFor(this.kind).parse(record);
+      const problem = sealProblem(this.kind, file, record as unknown as Record<string, unknown>);
+      if (problem) throw new Error(problem.message);
       await atomicWriteFile(this.headPath, JSON.stringify({ ...head, pending: { seq, file } }));
       await writeNew(path.join(this.dir, file), JSON.stringify(record, null, 2) + '\n');
-      await atomicWriteFile(this.headPath, JSON.stringify({ seq, sha256: wholeHash(record as unknown as Record<string, unknown>), file } satisfies Head));
+      const mark: ChainMark = { seq, sha256: wholeHash(record as unknown as Record<string, unknown>), file };
+      await atomicWriteFile(this.headPath, JSON.stringify(mark satisfies Head));
+      await recordChainMark(this.root, this.kind, mark);
       return { record, file };
     });
+  }
+
+  /** The fields only the store can vouch for (format @2). */
+  private async stamp(unsealed: Record<string, unknown>, file: string): Promise<Record<string, unknown>> {
+    const out: Record<string, unknown> = { format: TRACE_FORMAT[this.kind], file, sealed_at: new Date((this.opts.now ?? Date.now)()).toISOString() };
+    if (this.kind === 'elicitation') {
+      out.workspace = await workspaceId(this.root);
+      if (unsealed.action === 'approve' && unsealed.outcome === 'approved') {
+        out.expires_at = new Date(Date.parse(String(unsealed.timestamp)) + (this.opts.approvalTtlMs ?? DEFAULT_CONFIG.approvalTtlMs)).toISOString();
+      }
+    }
+    return out;
   }
 
   private async freeName(base: string): Promise<string> {
@@ -97,38 +127,34 @@ export class TraceStore<K extends ChainKind> {
     }
   }
 
+  /**
+   * The chain's last link. Security: never rebuilt from the files: with traces on disk, a missing
+   * or corrupt head is a broken chain, and so is an empty folder (or a head behind it) when
+   * onboarding.json recorded a later link.
+   */
   private async readHead(): Promise<Head> {
-    let head: Head | null = null;
-    try {
-      const parsed = JSON.parse(await fsp.readFile(this.headPath, 'utf8')) as Head;
-      if (typeof parsed.seq === 'number') head = parsed;
-    } catch {
-      head = null;
+    const text = await readText(this.headPath);
+    let head = text === null ? null : parseHead(text);
+    if (!head) {
+      if (text !== null) throw new Error(`${traceDirName(this.kind)}/.head.json is corrupt: the chain is broken (run \`copilot-onboarding traces verify\`)`);
+      if ((await listTraceFiles(this.dir)).length) throw new Error(`${traceDirName(this.kind)}/.head.json is missing: the chain is broken (run \`copilot-onboarding traces verify\`)`);
+      head = { seq: 0, sha256: null, file: null };
     }
-    if (!head) return this.rebuildHead();
     if (head.pending) {
       // A crash between writing the trace and the head: adopt the trace if it is the next link.
       const rec = await readJson(path.join(this.dir, head.pending.file));
       const hashes = rec && linkHashes(rec);
       if (rec && hashes && rec.seq === head.pending.seq && rec.prev_sha256 === head.sha256 && hashes.record === rec.sha256) {
-        return { seq: head.pending.seq, sha256: hashes.whole, file: head.pending.file };
+        head = { seq: head.pending.seq, sha256: hashes.whole, file: head.pending.file };
+      } else {
+        head = { seq: head.seq, sha256: head.sha256, file: head.file };
       }
-      return { seq: head.seq, sha256: head.sha256, file: head.file };
+    }
+    const mark = await recordedChainMark(this.root, this.kind);
+    if (mark && mark.seq > head.seq) {
+      throw new Error(`onboarding.json records seq ${mark.seq} of ${traceDirName(this.kind)}/ but its head is at seq ${head.seq}: the chain is broken (run \`copilot-onboarding traces verify\`)`);
     }
     return head;
-  }
-
-  /** No head file (first use, or deleted): take the highest seq on disk. */
-  private async rebuildHead(): Promise<Head> {
-    const entries = await listTraceFiles(this.dir);
-    let best: { seq: number; whole: string; file: string } | null = null;
-    const recs = await mapLimit(entries, IO_CONCURRENCY, (file) => readJson(path.join(this.dir, file)));
-    for (const [i, file] of entries.entries()) {
-      const rec = recs[i];
-      const whole: string | undefined = rec && typeof rec.seq === 'number' && (!best || rec.seq > best.seq) ? linkHashes(rec)?.whole : undefined;
-      if (whole) best = { seq: rec!.seq as number, whole, file };
-    }
-    return best ? { seq: best.seq, sha256: best.whole, file: best.file } : { seq: 0, sha256: null, file: null };
   }
 
   /** Every trace file, parsed, sorted by seq (unparseable files are returned with an error). */
@@ -155,7 +181,8 @@ export class TraceStore<K extends ChainKind> {
       const name = path.basename(fileOrSeq);
       const raw = await readJson(path.join(this.dir, name));
       const parsed = schemaFor(this.kind).safeParse(raw);
-      return parsed.success ? { file: name, record: parsed.data as TraceRecord<K> } : null;
+      // A record sealed under another name was renamed: it is not the trace this name referred to.
+      return parsed.success && (parsed.data.file === undefined || parsed.data.file === name) ? { file: name, record: parsed.data as TraceRecord<K> } : null;
     }
     const seq = Number(fileOrSeq);
     const all = await this.list();
@@ -164,11 +191,9 @@ export class TraceStore<K extends ChainKind> {
   }
 
   async verify(): Promise<VerifyReport> {
-    return verifyChain(this.root, this.kind);
+    return verifyChain(this.root, this.kind, { now: (this.opts.now ?? Date.now)() });
   }
 }
-
-export type ChainProblemKind = 'modified' | 'missing' | 'inserted' | 'reordered' | 'unparseable' | 'forged';
 
 export interface ChainProblem {
   kind: ChainProblemKind;
@@ -192,13 +217,21 @@ export interface VerifyReport {
  * The head file is read before and after the trace files; if an append ran in between (the
  * head changed), the walk is repeated (after three tries, holding the append lock), so a
  * verify that races a live server does not report a half-written append as a broken chain.
+ * `now` (default: the system clock) bounds the sealed times of @2 records.
  */
-export async function verifyChain(root: string, kind: ChainKind): Promise<VerifyReport> {
+export async function verifyChain(root: string, kind: ChainKind, opts: { now?: number } = {}): Promise<VerifyReport> {
   const dir = traceDir(root, kind);
   const headPath = path.join(dir, '.head.json');
+  const now = opts.now ?? Date.now();
   const walk = async (): Promise<{ report: VerifyReport; settled: boolean }> => {
     const before = await readText(headPath);
-    const report = await verifyOnce(dir, kind, before === null ? null : parseHead(before));
+    let mark: ChainMark | Error | null;
+    try {
+      mark = await recordedChainMark(root, kind);
+    } catch (e) {
+      mark = e instanceof Error ? e : new Error(String(e));
+    }
+    const report = await verifyOnce(dir, kind, before, mark, now);
     return { report, settled: (await readText(headPath)) === before };
   };
   let last: VerifyReport | null = null;
@@ -217,7 +250,8 @@ export async function verifyChain(root: string, kind: ChainKind): Promise<Verify
   }
 }
 
-async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Promise<VerifyReport> {
+async function verifyOnce(dir: string, kind: ChainKind, headText: string | null, mark: ChainMark | Error | null, now: number): Promise<VerifyReport> {
+  const head = headText === null ? null : parseHead(headText);
   let files: string[];
   try {
     files = await listTraceFiles(dir);
@@ -228,7 +262,7 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
   const problems: ChainProblem[] = [];
   const schema = schemaFor(kind);
   // Only the links of a good trace are kept (not the parsed record), so records die young.
-  type Good = { file: string; prev: string | null; seq: number; whole: string };
+  type Good = { file: string; prev: string | null; seq: number; whole: string; v2: boolean; sealed: number; started: number };
   const all: Good[] = [];
   const check = (file: string, read: string | Error): ChainProblem | Good => {
     const text = typeof read === 'string' ? read : null;
@@ -253,7 +287,10 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
     if (!hashes || hashes.record !== rec.sha256) {
       return { kind: 'modified', file, seq: rec.seq as number, message: `${file}: content does not match its sha256 (modified after it was written)` };
     }
-    return { file, prev: rec.prev_sha256 as string | null, seq: rec.seq as number, whole: hashes.whole };
+    const sealed = sealProblem(kind, file, rec);
+    if (sealed) return { ...sealed, file, seq: rec.seq as number };
+    const v2 = String(rec.format).endsWith('@2');
+    return { file, prev: rec.prev_sha256 as string | null, seq: rec.seq as number, whole: hashes.whole, v2, sealed: v2 ? Date.parse(String(rec.sealed_at)) : NaN, started: Date.parse(String(rec.timestamp)) };
   };
   // Each file is checked as soon as it is read (the checks interleave with the reads, so the
   // event loop is never held for the whole chain); problems are reported in name order.
@@ -287,7 +324,21 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
 
   let expectedSeq = 1;
   let prevWhole: string | null = null;
+  let prevV2: Good | null = null;
   for (const g of good) {
+    // Sealed times: never ahead of the verifier's clock (beyond the skew), never before the
+    // previous @2 record's; a question is put before its answer is sealed; no @1 after an @2.
+    const at = (ms: number) => new Date(ms).toISOString();
+    if (prevV2 && !g.v2) {
+      problems.push({ kind: 'forged', file: g.file, seq: g.seq, message: `${g.file}: an old-format (@1) trace after a @2 trace (downgraded or inserted)` });
+    } else if (g.v2 && g.sealed > now + CLOCK_SKEW_MS) {
+      problems.push({ kind: 'dated', file: g.file, seq: g.seq, message: `${g.file}: sealed at ${at(g.sealed)}, after now (${at(now)}) (dated in the future)` });
+    } else if (g.v2 && prevV2 && g.sealed < prevV2.sealed) {
+      problems.push({ kind: 'dated', file: g.file, seq: g.seq, message: `${g.file}: sealed at ${at(g.sealed)}, before its predecessor (seq ${prevV2.seq}, ${at(prevV2.sealed)})` });
+    } else if (g.v2 && g.started > g.sealed + CLOCK_SKEW_MS) {
+      problems.push({ kind: 'dated', file: g.file, seq: g.seq, message: `${g.file}: dated ${at(g.started)}, after it was sealed (${at(g.sealed)})` });
+    }
+    if (g.v2) prevV2 = g;
     const prev = g.prev;
     if (g.seq !== expectedSeq) {
       problems.push({
@@ -335,6 +386,25 @@ async function verifyOnce(dir: string, kind: ChainKind, head: Head | null): Prom
     const recorded = good.find((g) => g.seq === head.seq);
     if (recorded && head.sha256 && recorded.whole !== head.sha256) {
       problems.push({ kind: 'forged', file: recorded.file, seq: recorded.seq, message: `${recorded.file}: is not the trace the chain head recorded (replaced)` });
+    } else if (recorded && head.file && recorded.file !== head.file) {
+      problems.push({ kind: 'renamed', file: recorded.file, seq: recorded.seq, message: `${recorded.file}: the chain head recorded seq ${head.seq} as ${head.file} (renamed)` });
+    }
+  } else if (files.length) {
+    // Security: the head is what notices a deleted tail; without it the chain proves nothing.
+    problems.push({ kind: 'head', file: '.head.json', seq: null, message: `.head.json is ${headText === null ? 'missing' : 'corrupt'}: the chain's last link is unknown (deleted with the newest traces?)` });
+  }
+  // onboarding.json keeps a second copy of the last link: it may lag by one append (a crash
+  // between the head and the state), never lead.
+  if (mark instanceof Error) {
+    problems.push({ kind: 'unparseable', file: null, seq: null, message: `onboarding.json cannot be read, so the chain's recorded last link cannot be checked (${mark.message})` });
+  } else if (mark && mark.seq > lastSeq) {
+    problems.push({ kind: 'missing', file: mark.file, seq: mark.seq, message: `onboarding.json records seq ${mark.seq} (${mark.file}) but the chain ends at seq ${lastSeq}: trace(s) at the end are missing` });
+  } else if (mark && mark.seq > 0) {
+    const g = good.find((x) => x.seq === mark.seq);
+    if (g && mark.sha256 && g.whole !== mark.sha256) {
+      problems.push({ kind: 'forged', file: g.file, seq: g.seq, message: `${g.file}: is not the trace onboarding.json recorded as seq ${mark.seq} (replaced)` });
+    } else if (g && mark.file && g.file !== mark.file) {
+      problems.push({ kind: 'renamed', file: g.file, seq: g.seq, message: `${g.file}: onboarding.json recorded seq ${mark.seq} as ${mark.file} (renamed)` });
     }
   }
   return { chain: kind, dir, ok: problems.length === 0, count: files.length, lastSeq, problems };

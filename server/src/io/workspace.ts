@@ -5,9 +5,10 @@
  * Security: every path a tool reads or writes passes resolveInside, and every path written,
  * restored or removed by a migration passes a RealInsideGuard first.
  */
-import { constants as fsConstants, promises as fsp, statSync } from 'node:fs';
+import { constants as fsConstants, lstatSync, promises as fsp, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
+import { STATE_DIR, stateDir } from './layout.js';
 
 // The durable write lives in io/durable.ts; re-exported for the trace and question stores.
 
@@ -186,4 +187,45 @@ export function assertWorkspaceFolder(root: string): void {
     throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace folder ${root} does not exist.`, { next });
   }
   if (!st.isDirectory()) throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} is not a folder.`, { next });
+  assertStateDirInside(root);
+}
+
+/**
+ * Security: refuse a workspace whose `.copilot-state/` (or an entry directly in it: a chain
+ * folder, plans/, backups/, onboarding.json) resolves outside the workspace's real location,
+ * so plans, backups, traces and state are never read from or written to another folder through
+ * a symlink. Links that stay inside keep working; a dangling link is refused (its target
+ * cannot be checked). Every entry point (MCP tools and resources, CLI commands) resolves its
+ * workspace through assertWorkspaceFolder, which calls this.
+ */
+export function assertStateDirInside(root: string): void {
+  const dir = stateDir(root);
+  try {
+    lstatSync(dir);
+  } catch {
+    return; // no state folder yet: it will be created as a plain folder
+  }
+  const realRoot = realpathSync(root);
+  const refuse = (what: string, why: string) =>
+    new OnboardingError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `${what} ${why}; nothing is read or written there.`, {
+      next: `Replace the symlink ${what} with a folder inside the workspace (move its contents back), then try again.`,
+    });
+  const check = (abs: string, what: string) => {
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      throw refuse(what, 'is a symlink whose target does not exist');
+    }
+    const r = path.relative(realRoot, real);
+    if (r === '' || r.startsWith('..') || path.isAbsolute(r)) throw refuse(what, `resolves outside the workspace (to ${real})`);
+  };
+  check(dir, STATE_DIR);
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return; // not a folder or unreadable: the operation that needs it reports that
+  }
+  for (const n of names) if (lstatSync(path.join(dir, n), { throwIfNoEntry: false })?.isSymbolicLink()) check(path.join(dir, n), `${STATE_DIR}/${n}`);
 }

@@ -74,10 +74,10 @@ export class ToolContext {
   }
 
   elicitationTraces(root: string): TraceStore<'elicitation'> {
-    return new TraceStore(root, 'elicitation');
+    return new TraceStore(root, 'elicitation', { now: () => this.now(), approvalTtlMs: this.config.approvalTtlMs });
   }
 
   samplingTraces(root: string): TraceStore<'sampling'> {
-    return new TraceStore(root, 'sampling');
+    return new TraceStore(root, 'sampling', { now: () => this.now() });
   }
 }

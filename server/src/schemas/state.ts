@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const STATE_VERSION = 1;
+/** Written by this version; version 1 files (no workspaceId, no chains) are read and upgraded on the next write. */
+export const STATE_VERSION = 2;
 
 /** The state machine of a workspace: see docs/flow.md. */
 export const OnboardingStatusSchema = z.enum(['new', 'analyzed', 'proposed', 'approved', 'migrated', 'rolled-back']);
@@ -31,9 +32,17 @@ export const MigrationRecordSchema = z.object({
 });
 export type MigrationRecord = z.infer<typeof MigrationRecordSchema>;
 
+/** The last link of a trace chain as the store wrote it: a second copy of the chain head. */
+export const ChainMarkSchema = z.object({ seq: z.number().int().nonnegative(), sha256: z.string().nullable(), file: z.string().nullable() });
+export type ChainMark = z.infer<typeof ChainMarkSchema>;
+
 /** `.copilot-state/onboarding.json` */
 export const OnboardingStateSchema = z.object({
-  version: z.literal(STATE_VERSION),
+  version: z.union([z.literal(1), z.literal(STATE_VERSION)]),
+  /** Version 2: the workspace's random id (a copy of `.copilot-state/workspace-id`). */
+  workspaceId: z.string().optional(),
+  /** Version 2: the last seq/hash/file of each chain, cross-checked against the chain heads. */
+  chains: z.object({ elicitation: ChainMarkSchema.optional(), sampling: ChainMarkSchema.optional() }).optional(),
   status: OnboardingStatusSchema,
   updatedAt: z.string(),
   pattern: z.enum(['clean', 'structured', 'unstructured', 'messy', 'migrated']).nullable(),

@@ -23,11 +23,15 @@ const ChainFields = {
   prev_sha256: z.string().regex(/^[0-9a-f]{64}$/).nullable(),
   /** sha256 of this record's canonical JSON without this field. */
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** From format @2 (required there, sealed): the record's own file name in its chain folder. */
+  file: z.string().optional(),
+  /** From format @2 (required there, sealed): when the store sealed the record (ISO 8601, the server's clock). */
+  sealed_at: z.string().optional(),
 };
 
 /** CONTRACT §7: one JSON file per elicitation in `.copilot-state/elicitation-traces/`. */
 export const ElicitationTraceSchema = z.object({
-  format: z.literal('copilot-onboarding/elicitation-trace@1'),
+  format: z.enum(['copilot-onboarding/elicitation-trace@1', 'copilot-onboarding/elicitation-trace@2']),
   ...ChainFields,
   timestamp: z.string(),
   action: ElicitationActionSchema,
@@ -46,6 +50,10 @@ export const ElicitationTraceSchema = z.object({
   error: z.string().nullable(),
   /** Set when a decline/cancel arrived faster than a person could plausibly read the form (never acted on). */
   suspected_automatic: z.boolean().optional(),
+  /** From @2 (required there): the random id of the workspace whose state folder holds the chain. */
+  workspace: z.string().optional(),
+  /** From @2, on an approved approve (required there): when the approval ends, whatever TTL is configured later. */
+  expires_at: z.string().optional(),
 });
 export type ElicitationTrace = z.infer<typeof ElicitationTraceSchema>;
 
@@ -54,7 +62,7 @@ export type SamplingOutcome = z.infer<typeof SamplingOutcomeSchema>;
 
 /** One JSON file per sampling call in `.copilot-state/sampling-traces/`. */
 export const SamplingTraceSchema = z.object({
-  format: z.literal('copilot-onboarding/sampling-trace@1'),
+  format: z.enum(['copilot-onboarding/sampling-trace@1', 'copilot-onboarding/sampling-trace@2']),
   ...ChainFields,
   timestamp: z.string(),
   /** What the narration was for: analyze | propose. */
