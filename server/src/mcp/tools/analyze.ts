@@ -8,10 +8,10 @@ import { analysisFacts, analysisText, analyzeResult } from '../../app/results.js
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
-import { narrationShape, problemShape, recoveryShape } from './schemas.js';
+import { narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
 
 export const analyzeInput = {
-  narrate: z.boolean().optional().describe('Explain the findings through the client model (MCP sampling). Default true; the facts never depend on it.'),
+  narrate: z.boolean().default(true).describe('Explain the findings through the client model (MCP sampling); the facts never depend on it.'),
 };
 
 export const analyzeOutput = {
@@ -36,6 +36,7 @@ export const analyzeOutput = {
   otherAgentFiles: z.array(z.string()),
   narration: narrationShape,
   recovery: recoveryShape,
+  truncated: truncatedShape,
 };
 
 export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
