@@ -69,7 +69,7 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
           ctx.samplingTraces(root),
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
-        const texts = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : fallback].join('');
+        const texts = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : n.text].join('');
         return success(texts, analyzeResult(facts, narration, recovery));
       }),
   );

@@ -82,7 +82,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
           ctx.samplingTraces(root),
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
-        const text = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : fallback].join('');
+        const text = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : n.text].join('');
         return success(text, proposeResult(facts, narration, recovery));
       }),
   );
