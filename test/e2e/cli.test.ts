@@ -493,9 +493,9 @@ describe('copilot-onboarding rollback', () => {
     const m = await migrated();
     const r = await run(['rollback', '--workspace', m.root], { isTTY: true, input: 'y\n' });
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain(`Roll back migration ${m.migrationId}`);
-    expect(r.out).toMatch(/Will restore \(byte for byte\): \.github\/copilot-instructions\.md/);
-    expect(r.out).toMatch(/Will remove \(created by the migration\): \.github\/instructions\//);
+    expect(r.out).toContain(`Roll back migration \`${m.migrationId}\``);
+    expect(r.out).toMatch(/- Restore `\.github\/copilot-instructions\.md` byte for byte\./);
+    expect(r.out).toMatch(/- Remove `\.github\/instructions\/[^`]+` \(created by the migration\)\./);
     expect(r.out).toContain('No migrated file was edited since the migration.');
     expect(r.out).toContain('Roll back? [y/N] ');
     expect(r.out).toContain(`Rolled back migration ${m.migrationId}.`);
@@ -563,7 +563,7 @@ describe('copilot-onboarding rollback', () => {
     expect((j.data.restored as string[]).length).toBeGreaterThan(0);
     expect((j.data.removed as string[]).length).toBeGreaterThan(0);
     // --json keeps stdout one JSON document; the message went to stderr.
-    expect(yes.err).toContain(`Roll back migration ${m.migrationId}`);
+    expect(yes.err).toContain(`Roll back migration \`${m.migrationId}\``);
     expect(await digest(m.root)).toEqual(m.before);
     expect(await lastTrace(m.root)).toMatchObject({
       channel: 'cli',
@@ -580,7 +580,8 @@ describe('copilot-onboarding rollback', () => {
     await fsp.appendFile(path.join(m.root, created), '\nlocal edit\n');
     const r = await run(['rollback', '--workspace', m.root], { isTTY: true, input: 'y\n' });
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain(`WARNING: edited since the migration, these edits will be lost: ${created}`);
+    expect(r.out).toContain('WARNING: 1 file was edited since the migration; those edits will be lost.');
+    expect(r.out).toContain(`- Edited since the migration, the edit will be lost: \`${created}\`.`);
     expect(await lastTrace(m.root)).toMatchObject({ subject: { editedSinceMigration: [created] } });
     expect(await digest(m.root)).toEqual(m.before);
   });
@@ -603,7 +604,7 @@ describe('copilot-onboarding rollback', () => {
     expect((await verifyChain(m.root, 'elicitation')).ok).toBe(true);
   });
 
-  it('a corrupt backup is refused before asking: exit 1, no file touched, no trace', async () => {
+  it('a corrupt backup is refused before asking: exit 1, no file touched, one "refused" trace', async () => {
     const m = await migrated();
     const backups = path.join(m.root, '.copilot-state', 'backups');
     const archive = (await fsp.readdir(backups)).find((f) => f.endsWith('.tar.gz'))!;
@@ -617,7 +618,9 @@ describe('copilot-onboarding rollback', () => {
     expect(r.err).toMatch(/BACKUP_CORRUPT/);
     expect(r.out).not.toContain('Roll back?');
     expect(await digest(m.root)).toEqual(m.after);
-    expect((await readTraces(m.root)).length).toBe(tracesBefore);
+    const traces = await readTraces(m.root);
+    expect(traces.length).toBe(tracesBefore + 1);
+    expect(traces.at(-1)).toMatchObject({ action: 'rollback', channel: 'cli', outcome: 'refused', code: 'BACKUP_CORRUPT', message: '', response: null });
   });
 
   it('a missing backup is refused the same way', async () => {

@@ -207,7 +207,7 @@ describe('mcpdo (MCP Inspector 2.12.0) with form elicitation, against the built 
     expect(a1.toolName).toBe('onboarding_approve');
     expect(a1.message).toContain(plan.planId);
     expect(a1.message).toContain(plan.sha256.slice(0, 12));
-    expect(a1.message).toMatch(/Will create: \d+ file/);
+    expect(a1.message).toMatch(/\d+ files? created/);
     expect(a1.message).toContain('.copilot-state/backups/');
     expect(a1.requestedSchema.properties.approved).toMatchObject({ type: 'boolean', default: false });
     expect(a1.requestedSchema.required).toEqual(['approved']);
@@ -307,7 +307,8 @@ describe('inspector --cli (MCP Inspector 2.12.0, no elicitation), against the bu
     expect(a.json.result.structuredContent).toMatchObject({ approved: false, outcome: 'unsupported', error: { code: 'ELICITATION_UNSUPPORTED' } });
     const text = textOf(a.json.result);
     expect(text).toContain(CLIENT);
-    expect(text).toMatch(/needs a client with MCP elicitation/);
+    expect(text).toMatch(/needs a client that can show MCP elicitation forms/);
+    expect(text).toMatch(/VS Code.*Copilot CLI.*Claude Code.*Cursor.*MCP Inspector/);
     expect(text).toMatch(/Nothing was changed/);
     expect(await digest(root)).toEqual(original);
 
@@ -318,7 +319,9 @@ describe('inspector --cli (MCP Inspector 2.12.0, no elicitation), against the bu
       outcome: 'unsupported',
       channel: 'mcp',
       client: { name: CLIENT, version: '2.12.0' },
-      subject: { planId: plan.planId, planSha256: plan.sha256 },
+      code: 'ELICITATION_UNSUPPORTED',
+      // Capability first: refused before the plan was even looked up, so only the arguments.
+      subject: { planId: null },
     });
     expect(await verifyChain(root, 'elicitation')).toMatchObject({ ok: true, count: 1 });
   }, 90_000);
@@ -326,7 +329,8 @@ describe('inspector --cli (MCP Inspector 2.12.0, no elicitation), against the bu
   // The Inspector (like the SDK's own Client once it has run tools/list) validates structuredContent
   // against the tool's outputSchema even when isError is true, as the spec allows ("Servers MUST
   // provide structured results that conform to this schema"). A refusal raised before the form
-  // (here: no approval) must therefore still be a tool result the client accepts, not a client error.
+  // (here: migrate without approval, refused first for the missing capability) must therefore still
+  // be a tool result the client accepts, not a client error.
   it('a refusal before any form (migrate without approval) is a valid tool result for the Inspector', async () => {
     const original = await digest(root);
     const p = await cli('tools/call', ['--tool-name', 'onboarding_propose', '--tool-args-json', '{"narrate":false}']);
@@ -337,7 +341,8 @@ describe('inspector --cli (MCP Inspector 2.12.0, no elicitation), against the bu
     );
     expect(m.code, m.stdout + m.stderr).toBe(5);
     expect(m.json.result.isError).toBe(true);
-    expect(textOf(m.json.result)).toMatch(/NOT_APPROVED/);
+    expect(textOf(m.json.result)).toMatch(/^ELICITATION_UNSUPPORTED: Migration needs/);
+    expect(m.json.result.structuredContent).toMatchObject({ migrated: false, outcome: 'unsupported', error: { code: 'ELICITATION_UNSUPPORTED' } });
     expect(await digest(root)).toEqual(original);
   }, 90_000);
 });

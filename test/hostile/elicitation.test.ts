@@ -68,7 +68,7 @@ describe('huge answers', () => {
     const stateBytes = statSync(path.join(sb.root, '.copilot-state/onboarding.json')).size;
     expect(resultChars, `tool result is ${resultChars} chars: ${textOf(r).slice(0, 200)}`).toBeLessThan(64 * 1024);
     expect(stateBytes, `onboarding.json is ${stateBytes} bytes`).toBeLessThan(64 * 1024);
-    expect(expectRefused(r, 'NOT_CONFIRMED')).toMatch(/"comment" is too long/);
+    expect(expectRefused(r, 'NOT_CONFIRMED')).toMatch(/"Comment \(optional\)" is too long/);
     const traces = traceRecords(sb.root);
     expect(traces).toHaveLength(1);
     expect(statSync(traces[0]!.abs).size).toBeLessThan(100 * 1024);

@@ -36,6 +36,8 @@ export interface GateTraceInput {
   outcome: ElicitationOutcome;
   subject: Record<string, unknown>;
   error: string | null;
+  /** The error code when the call was refused before any form (outcome `refused` or `unsupported`). */
+  code?: string;
   /** When the question was put, and when the answer came (milliseconds since the epoch, from the caller's clock). */
   startedMs: number;
   endedMs: number;
@@ -58,6 +60,7 @@ export function gateTraceRecord(t: GateTraceInput): UnsealedElicitationTrace {
     subject: t.subject,
     duration_ms: durationMs,
     error: t.error,
+    ...(t.code !== undefined ? { code: t.code } : {}),
     ...(suspect ? { suspected_automatic: true } : {}),
   };
 }
@@ -74,6 +77,44 @@ export async function appendGateTrace(store: TraceStore<'elicitation'>, unsealed
       { next: 'Check that .copilot-state/elicitation-traces/ is writable, then try again.', cause: e },
     );
   }
+}
+
+/**
+ * Trace a gate call that was refused before any form was shown (no plan, not approved, stale,
+ * busy, no migration, or a client that cannot show forms): nobody was asked, so the record
+ * has no message, schema or response, only who called, about what, and the error code.
+ * An auditor sees an agent that keeps calling migrate without approval.
+ */
+export async function traceRefusal(
+  store: TraceStore<'elicitation'>,
+  r: {
+    channel: GateChannel;
+    action: ElicitationAction;
+    client: { name: string; version: string };
+    outcome: 'refused' | 'unsupported';
+    code: string;
+    message: string;
+    subject: Record<string, unknown>;
+    atMs: number;
+  },
+): Promise<TraceRef> {
+  return appendGateTrace(
+    store,
+    gateTraceRecord({
+      channel: r.channel,
+      action: r.action,
+      client: r.client,
+      message: '',
+      schema: {},
+      response: null,
+      outcome: r.outcome,
+      subject: r.subject,
+      error: `${r.code}: ${r.message}`,
+      code: r.code,
+      startedMs: r.atMs,
+      endedMs: r.atMs,
+    }),
+  );
 }
 
 function boundResponse(resp: Record<string, unknown> | null): Record<string, unknown> | null {

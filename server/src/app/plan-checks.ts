@@ -10,6 +10,8 @@ import type { OnboardingState } from '../schemas/state.js';
 import type { ElicitationTrace } from '../schemas/trace.js';
 import { readSnapshot } from '../io/snapshot.js';
 import { loadPlan } from '../io/plans.js';
+import { rel } from '../io/layout.js';
+import type { FormPaths } from '../core/form-render.js';
 import { loadState, workspaceId } from '../io/state.js';
 import { TraceStore, verifyChain } from '../io/traces.js';
 
@@ -54,4 +56,9 @@ export async function checkApproval(root: string, plan: Plan, ttlMs: number, now
 
 export function newMigrationId(plan: Plan, now = new Date()): string {
   return `${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${plan.planId.slice(0, 8)}-${sha256Hex(`${now.getTime()}${Math.random()}`).slice(0, 6)}`;
+}
+
+/** Where a plan's file and the backups are, workspace-relative, as the gate forms show them. */
+export function formPaths(planId: string): FormPaths {
+  return { planFile: rel('plans', `${planId}.json`), backupsDir: `${rel('backups')}/` };
 }

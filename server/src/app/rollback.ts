@@ -9,13 +9,13 @@
  * refuses the rollback with nothing changed, so no edit is discarded that was not listed.
  */
 import { promises as fsp } from 'node:fs';
-import { rollbackMessage } from '../core/approval.js';
+import { rollbackForm } from '../core/form-render.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { MigrationIdSchema, type Manifest } from '../schemas/manifest.js';
 import { editedSinceMigration, rollback } from '../io/rollback.js';
 import { readManifest, verifyBackup } from '../io/backup.js';
 import { loadState, updateState } from '../io/state.js';
-import { backupsDir, rel } from '../io/layout.js';
+import { backupRelPaths, backupsDir, rel } from '../io/layout.js';
 import type { TraceRef } from './gate-trace.js';
 
 export interface PreparedRollback {
@@ -65,7 +65,7 @@ export async function prepareRollback(root: string, migrationId: string | undefi
   const restore = manifest.files.map((f) => f.path);
   const remove = manifest.creates;
   const archive = rel('backups', manifest.archive);
-  return { migrationId: id, manifest, edited, restore, remove, archive, message: rollbackMessage({ migrationId: id, restore, remove, edited, archive }) };
+  return { migrationId: id, manifest, edited, restore, remove, archive, message: rollbackForm({ migrationId: id, archive, manifest: backupRelPaths(id).manifest, restore, remove, edited }) };
 }
 
 export async function commitRollback(

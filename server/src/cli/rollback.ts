@@ -12,7 +12,8 @@ import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../core/approval.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { TraceStore } from '../io/traces.js';
 import { rollbackGate, type PreparedRollback } from '../app/rollback.js';
-import { appendGateTrace, gateTraceRecord } from '../app/gate-trace.js';
+import { appendGateTrace, gateTraceRecord, traceRefusal } from '../app/gate-trace.js';
+import { sanitizeLines } from '../core/sanitize.js';
 import type { ElicitationOutcome } from '../schemas/trace.js';
 import { VERSION } from '../runtime/version.js';
 import { recover } from '../app/recover.js';
@@ -48,8 +49,9 @@ export function registerRollbackCommand(program: Command, io: CliIo): void {
 async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
   const root = resolveWorkspace(o.workspace, io);
   // Human-readable text goes to stderr with --json so stdout stays one JSON document.
-  const say = (s: string) => (o.json ? io.stderr : io.stdout).write(s.endsWith('\n') ? s : `${s}\n`);
-  const refuse = (s: string) => io.stderr.write(s.endsWith('\n') ? s : `${s}\n`);
+  // Security: paths and ids come from the workspace; no escape sequence reaches the terminal.
+  const say = (s: string) => (o.json ? io.stderr : io.stdout).write(`${sanitizeLines(s.replace(/\n$/, ''))}\n`);
+  const refuse = (s: string) => io.stderr.write(`${sanitizeLines(s.replace(/\n$/, ''))}\n`);
 
   const recovered = await recover(root);
   if (recovered) say(`Recovered an interrupted operation first: ${recovered.message}`);
@@ -59,8 +61,11 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
   }
   const store = new TraceStore(root, 'elicitation');
   const content = (confirmed: boolean) => ({ confirmed, ...(o.reason ? { reason: o.reason } : {}) });
-  // Throws BACKUP_CORRUPT / BACKUP_MISSING / NO_MIGRATION before anyone is asked and before any file is touched.
+  // Throws BACKUP_CORRUPT / BACKUP_MISSING / NO_MIGRATION before anyone is asked and before any
+  // file is touched; such a refusal is traced too (outcome `refused`), like the MCP gate's.
+  let asked = false;
   const gate = await rollbackGate(root, o.migration, async (prep) => {
+    asked = true;
     say(prep.message);
     const started = Date.now();
     let a: { outcome: ElicitationOutcome; response: Record<string, unknown> | null; error: string | null; confirmation: 'tty' | '--yes' | 'none' };
@@ -94,6 +99,14 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
     // No trace, no rollback: a failure here is TRACE_WRITE_FAILED (exit 1), nothing changed.
     const trace = await appendGateTrace(store, record);
     return { confirmed: a.outcome === 'approved', outcome: a.outcome, trace };
+  }).catch(async (e: unknown) => {
+    if (!asked && e instanceof OnboardingError) {
+      const subject = { migrationId: o.migration ?? null };
+      await traceRefusal(store, { channel: 'cli', action: 'rollback', client: CLI_CLIENT, outcome: 'refused', code: e.code, message: e.message, subject, atMs: Date.now() }).catch(
+        () => undefined, // the refusal itself is reported below; an untraceable refusal changes nothing either
+      );
+    }
+    throw e;
   });
 
   const { prep, answer } = gate;

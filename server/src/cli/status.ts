@@ -1,7 +1,11 @@
-/** `copilot-onboarding status [--workspace DIR] [--json]`: the same record as onboarding_status, for a terminal. Reads only. */
+/**
+ * `copilot-onboarding status [--workspace DIR] [--json]`: the same record as onboarding_status, for a terminal. Reads only.
+ * Security: the text comes from files in the workspace; it is sanitized before it reaches the terminal.
+ */
 import type { Command } from 'commander';
 import { configFromEnv } from '../runtime/config.js';
 import { workspaceStatus, type WorkspaceStatus } from '../app/status.js';
+import { sanitizeLines } from '../core/sanitize.js';
 import { jsonOk, resolveWorkspace, writeJson, type CliIo } from './common.js';
 
 export function statusLines(st: WorkspaceStatus): string[] {
@@ -35,6 +39,6 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
       const config = configFromEnv(io.env);
       const st = await workspaceStatus(root, config.approvalTtlMs, new Date(config.now()));
       if (o.json) writeJson(io.stdout, jsonOk('status', st));
-      else io.stdout.write(statusLines(st).join('\n') + '\n');
+      else io.stdout.write(sanitizeLines(statusLines(st).join('\n')) + '\n');
     });
 }

@@ -1,6 +1,8 @@
 /**
- * `copilot-onboarding traces list|show|verify`: read and check both trace chains
- * (CONTRACT §7) from a terminal. Reads only.
+ * `copilot-onboarding traces list|show|verify`: read and check both trace chains from a
+ * terminal. Reads only.
+ * Security: a trace holds what a client sent and what a workspace contained (headings, file
+ * names, answers); every line printed is sanitized, so no escape sequence is replayed.
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +11,7 @@ import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { TraceStore, recordHash, verifyChain, type VerifyReport } from '../io/traces.js';
 import { rel, traceDir, traceDirName, type ChainKind } from '../io/layout.js';
 import type { ElicitationTrace, SamplingTrace } from '../schemas/trace.js';
+import { sanitizeLines } from '../core/sanitize.js';
 import { CHAINS, listChain, type TraceSummary } from '../app/trace-summary.js';
 import { CliExit, ExitCode, jsonOk, resolveWorkspace, table, writeJson, type CliIo } from './common.js';
 
@@ -41,7 +44,7 @@ export function registerTracesCommand(program: Command, io: CliIo): void {
         return;
       }
       const blocks = chains.map((c) => listBlock(c, data[c] ?? []));
-      io.stdout.write(blocks.join('\n\n') + '\n');
+      io.stdout.write(sanitizeLines(blocks.join('\n\n')) + '\n');
     });
 
   traces
@@ -59,7 +62,7 @@ export function registerTracesCommand(program: Command, io: CliIo): void {
         writeJson(io.stdout, jsonOk('traces show', { chain: found.chain, file: found.file, path: found.rel, intact, record: found.record }));
         return;
       }
-      io.stdout.write(showText(found.chain, found.rel, found.record, intact) + '\n');
+      io.stdout.write(sanitizeLines(showText(found.chain, found.rel, found.record, intact)) + '\n');
     });
 
   traces
@@ -92,7 +95,7 @@ export function registerTracesCommand(program: Command, io: CliIo): void {
             for (const p of r.problems) lines.push(`  ${p.kind.padEnd(11)} ${p.file ?? '(no file)'}: ${stripFile(p.message, p.file)}`);
           }
         }
-        io.stdout.write(lines.join('\n') + '\n');
+        io.stdout.write(sanitizeLines(lines.join('\n')) + '\n');
         if (!ok) io.stderr.write('Trace verification FAILED: the audit trail was changed after it was written.\n');
       }
       if (!ok) throw new CliExit(ExitCode.VERIFY_FAILED, 'trace verification failed');
@@ -185,7 +188,7 @@ export function showText(chain: ChainKind, rel: string, rec: ElicitationTrace | 
       kv('time', rec.timestamp),
       kv('action', `${rec.action} (channel ${rec.channel})`),
       kv('client', `${rec.client.name} ${rec.client.version}`),
-      kv('outcome', `${rec.outcome}${rec.suspected_automatic ? ' (suspected automatic answer)' : ''}`),
+      kv('outcome', `${rec.outcome}${rec.code ? ` (${rec.code})` : ''}${rec.suspected_automatic ? ' (suspected automatic answer)' : ''}`),
       kv('duration', `${rec.duration_ms} ms`),
       kv('error', rec.error ?? '-'),
       kv('prev_sha256', rec.prev_sha256 ?? '(first trace)'),

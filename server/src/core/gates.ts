@@ -2,7 +2,8 @@
  * Pure gate decisions: what an elicitation response means. Only `action: "accept"` with
  * every required boolean field literally `true` approves: a missing `content`, `"true"` as a
  * string, `false`, or any other action does not (a client may send anything; silence or a
- * malformed answer must never count as consent).
+ * malformed answer must never count as consent). Reasons quote the field's title, the words the
+ * person saw, never its key.
  */
 import type { ElicitationOutcome } from '../schemas/trace.js';
 
@@ -56,8 +57,16 @@ export interface Decision {
   answer?: string;
 }
 
-/** Normalise a raw elicitation response (as received, unvalidated). */
-export function decide(mode: ResponseMode, response: { action?: unknown; content?: unknown } | null | undefined): Decision {
+/** The title of each field of a form schema, by key (what the person saw next to it). */
+export function fieldTitles(schema: RequestedSchema): Record<string, string> {
+  const titles: Record<string, string> = {};
+  for (const [k, v] of Object.entries(schema.properties)) if (typeof v.title === 'string') titles[k] = v.title;
+  return titles;
+}
+
+/** Normalise a raw elicitation response (as received, unvalidated). `titles` name the fields in reasons. */
+export function decide(mode: ResponseMode, response: { action?: unknown; content?: unknown } | null | undefined, titles: Record<string, string> = {}): Decision {
+  const label = (f: string) => `"${titles[f] ?? f}"`;
   const action = response?.action;
   if (action === 'decline') return { outcome: 'declined', reason: 'The human declined.' };
   if (action === 'cancel') return { outcome: 'cancelled', reason: 'The human dismissed the form without choosing.' };
@@ -71,19 +80,19 @@ export function decide(mode: ResponseMode, response: { action?: unknown; content
     for (const f of mode.requiredTrue) {
       const v = c[f];
       if (v === true) continue;
-      if (v === false || v === undefined) return { outcome: 'declined', reason: `"${f}" was not ticked (${v === undefined ? 'missing' : 'false'}).` };
-      return { outcome: 'error', reason: `"${f}" must be the boolean true, got ${JSON.stringify(v)?.slice(0, 40)} (${typeof v}).` };
+      if (v === false || v === undefined) return { outcome: 'declined', reason: `${label(f)} was not chosen (${v === undefined ? 'no answer' : 'No/false'}).` };
+      return { outcome: 'error', reason: `${label(f)} must be the boolean true, got ${JSON.stringify(v)?.slice(0, 40)} (${typeof v}).` };
     }
     for (const [f, max] of Object.entries(mode.optionalStrings ?? {})) {
       const v = c[f];
       if (v === undefined) continue;
-      if (typeof v !== 'string') return { outcome: 'error', reason: `"${f}" must be text, got ${typeof v}.` };
-      if (v.length > max) return { outcome: 'error', reason: `"${f}" is too long (${v.length} characters; at most ${max}).` };
+      if (typeof v !== 'string') return { outcome: 'error', reason: `${label(f)} must be text, got ${typeof v}.` };
+      if (v.length > max) return { outcome: 'error', reason: `${label(f)} is too long (${v.length} characters; at most ${max}).` };
     }
     return { outcome: 'approved', reason: null };
   }
   const a = c[mode.answerField];
-  if (typeof a !== 'string') return { outcome: 'error', reason: `"${mode.answerField}" must be a string, got ${typeof a}.` };
+  if (typeof a !== 'string') return { outcome: 'error', reason: `${label(mode.answerField)} must be a string, got ${typeof a}.` };
   if (a.length > mode.maxLength) return { outcome: 'error', reason: `The answer is too long (${a.length} characters; at most ${mode.maxLength}).` };
   if (a.trim() === '') return { outcome: 'error', reason: 'The answer is empty.' };
   return { outcome: 'answered', reason: null, answer: a };

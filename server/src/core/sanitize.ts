@@ -63,3 +63,14 @@ export function code(value: string, max = MAX_SHOWN_CHARS): string {
 export function prose(value: string, max = MAX_SHOWN_CHARS * 2): string {
   return sanitize(value, max).replace(/[\\`*_[\]<>&|~#]/g, (c) => `\\${c}`);
 }
+
+/**
+ * Terminal output built from untrusted strings: every line sanitized (no length cut), so a
+ * trace, a state file or a file name cannot replay escape sequences or reorder what is shown.
+ */
+export function sanitizeLines(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => sanitize(l, Number.MAX_SAFE_INTEGER))
+    .join('\n');
+}

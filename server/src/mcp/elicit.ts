@@ -10,7 +10,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode as McpErrorCode, McpError, type ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { sdkTimeout } from '../runtime/config.js';
-import { decide, type RequestedSchema, type ResponseMode } from '../core/gates.js';
+import { decide, fieldTitles, type RequestedSchema, type ResponseMode } from '../core/gates.js';
 import type { ElicitationAction, ElicitationOutcome } from '../schemas/trace.js';
 import type { TraceStore } from '../io/traces.js';
 import { appendGateTrace, gateTraceRecord, type TraceRef } from '../app/gate-trace.js';
@@ -83,7 +83,7 @@ export async function elicit(server: Server, extra: ToolExtra, spec: ElicitSpec,
       { timeout: sdkTimeout(spec.timeoutMs), signal: extra.signal },
     );
     response = raw as Record<string, unknown>;
-    const d = decide(spec.mode, raw as { action?: unknown; content?: unknown });
+    const d = decide(spec.mode, raw as { action?: unknown; content?: unknown }, fieldTitles(spec.requestedSchema));
     outcome = d.outcome;
     reason = d.reason;
     answer = d.answer ?? null;

@@ -2,8 +2,8 @@
  * Sampling narration: asks the client's model to explain structured facts to the human,
  * with a deterministic fallback text when the client has no sampling capability, the call
  * fails, times out or is rejected. The narration is display text only: it never changes
- * a structured fact, a plan, or a decision (MCP-NOTES §1.6, §3.7 — sampling is deprecated in
- * the 2026-07-28 spec and users may edit responses).
+ * a structured fact, a plan, or a decision (users may edit sampling responses, and sampling
+ * is deprecated in newer revisions of the protocol).
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CreateMessageResultSchema, ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
@@ -85,7 +85,9 @@ export async function narrate(
         ? 'cancelled'
         : e instanceof McpError && e.code === McpErrorCode.RequestTimeout
           ? 'timeout'
-          : 'error';
+          : userRejected(e)
+            ? 'declined'
+            : 'error';
     }
   }
   const unsealed: Omit<SamplingTrace, 'seq' | 'prev_sha256' | 'sha256'> = {
@@ -107,9 +109,21 @@ export async function narrate(
     // Narration is optional display text: a failed sampling trace must not fail analyze/propose.
     traceFile = null;
   }
+  const fallback = outcome === 'declined' ? `The narration was declined in the client, so here are the facts without it.\n\n${req.fallback}` : req.fallback;
   return text === null
-    ? { text: req.fallback, source: 'fallback', outcome, model, trace: traceFile }
+    ? { text: fallback, source: 'fallback', outcome, model, trace: traceFile }
     : { text, source: 'sampling', outcome, model, trace: traceFile };
+}
+
+/**
+ * A person's Reject of the sampling request, as clients send it: the spec's user-rejected
+ * code -1, or another error whose message says the request was rejected or declined (some
+ * clients use -32603 "rejected"). Not an error of ours, and traced as `declined`.
+ */
+function userRejected(e: unknown): boolean {
+  if (e instanceof McpError && e.code === -1) return true;
+  const msg = e instanceof Error ? e.message : String(e);
+  return /\b(rejected|declined)\b/i.test(msg);
 }
 
 function boundFacts(facts: unknown): string {

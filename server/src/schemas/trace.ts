@@ -8,6 +8,7 @@ export const ElicitationOutcomeSchema = z.enum([
   'unsupported',
   'error',
   'answered',
+  'refused',
 ]);
 export type ElicitationOutcome = z.infer<typeof ElicitationOutcomeSchema>;
 
@@ -29,7 +30,7 @@ const ChainFields = {
   sealed_at: z.string().optional(),
 };
 
-/** CONTRACT §7: one JSON file per elicitation in `.copilot-state/elicitation-traces/`. */
+/** One JSON file per gate call or question in `.copilot-state/elicitation-traces/`. */
 export const ElicitationTraceSchema = z.object({
   format: z.enum(['copilot-onboarding/elicitation-trace@1', 'copilot-onboarding/elicitation-trace@2']),
   ...ChainFields,
@@ -37,7 +38,7 @@ export const ElicitationTraceSchema = z.object({
   action: ElicitationActionSchema,
   channel: z.enum(['mcp', 'cli']),
   client: ClientInfoSchema,
-  /** The exact text shown to the human (null when nothing was shown, e.g. `unsupported`). */
+  /** The exact text shown to the human ('' when nothing was shown: `unsupported`, `refused`). */
   message: z.string(),
   /** The requestedSchema sent. */
   schema: z.record(z.string(), z.unknown()),
@@ -48,6 +49,8 @@ export const ElicitationTraceSchema = z.object({
   subject: z.record(z.string(), z.unknown()),
   duration_ms: z.number().nonnegative(),
   error: z.string().nullable(),
+  /** The error code of a gate call refused before any form (`refused`, `unsupported`); absent otherwise and in older traces. */
+  code: z.string().optional(),
   /** Set when a decline/cancel arrived faster than a person could plausibly read the form (never acted on). */
   suspected_automatic: z.boolean().optional(),
   /** From @2 (required there): the random id of the workspace whose state folder holds the chain. */
@@ -57,7 +60,7 @@ export const ElicitationTraceSchema = z.object({
 });
 export type ElicitationTrace = z.infer<typeof ElicitationTraceSchema>;
 
-export const SamplingOutcomeSchema = z.enum(['narrated', 'unsupported', 'error', 'timeout', 'cancelled', 'skipped']);
+export const SamplingOutcomeSchema = z.enum(['narrated', 'declined', 'unsupported', 'error', 'timeout', 'cancelled', 'skipped']);
 export type SamplingOutcome = z.infer<typeof SamplingOutcomeSchema>;
 
 /** One JSON file per sampling call in `.copilot-state/sampling-traces/`. */

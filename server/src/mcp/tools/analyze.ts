@@ -8,10 +8,10 @@ import { analysisFacts, analysisText, analyzeResult } from '../../app/results.js
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
-import { narrationShape, problemShape, recoveryShape } from './schemas.js';
+import { narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
 
 export const analyzeInput = {
-  narrate: z.boolean().optional().describe('Explain the findings through the client model (MCP sampling). Default true; the facts never depend on it.'),
+  narrate: z.boolean().default(true).describe('Explain the findings through the client model (MCP sampling); the facts never depend on it.'),
 };
 
 export const analyzeOutput = {
@@ -36,6 +36,7 @@ export const analyzeOutput = {
   otherAgentFiles: z.array(z.string()),
   narration: narrationShape,
   recovery: recoveryShape,
+  truncated: truncatedShape,
 };
 
 export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
@@ -68,7 +69,7 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
           ctx.samplingTraces(root),
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
-        const texts = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : fallback].join('');
+        const texts = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : n.text].join('');
         return success(texts, analyzeResult(facts, narration, recovery));
       }),
   );

@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { APPROVE_SCHEMA, NOTE_MAX_CHARS, approveMessage } from '../../core/approval.js';
-import { ErrorCode } from '../../core/errors.js';
-import { elicit } from '../elicit.js';
+import { APPROVE_SCHEMA, NOTE_MAX_CHARS } from '../../core/approval.js';
+import { approveForm } from '../../core/form-render.js';
+import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import { updateState } from '../../io/state.js';
-import { assertFresh, resolvePlan } from '../../app/plan-checks.js';
-import { recover } from '../../app/recover.js';
+import { assertFresh, formPaths, resolvePlan } from '../../app/plan-checks.js';
 import type { ToolContext } from '../context.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { REFUSED, gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
+import { success } from './result.js';
+import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
 export const approveInput = {
@@ -33,41 +32,57 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
       title: 'Ask the human to approve a plan',
       description:
         'Show the human the plan (id, hash, files to create/modify/delete, backup, problems, risk) in an MCP elicitation form and record an ' +
-        'approval bound to the plan SHA-256 if, and only if, the human ticks "approved". Needs a client with elicitation. Changes no instruction file.',
+        'approval bound to the plan SHA-256 if, and only if, the human answers Yes/true to "Approve this plan". Needs a client with elicitation. Changes no instruction file.',
       inputSchema: approveInput,
       outputSchema: approveOutput,
       annotations: { title: 'Approve plan', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    async ({ planId }, extra) => {
-      const run = async (root: string): Promise<CallToolResult> => {
+    async ({ planId }, extra) =>
+      runGate(
+        mcp,
+        ctx,
+        extra,
+        {
+          action: 'approve',
+          tool: 'onboarding_approve',
+          step: 'Approval',
+          subject: { planId: planId ?? null },
+          refused: (outcome, trace, about) => ({
+            approved: false,
+            planId: typeof about.planId === 'string' ? about.planId : '',
+            planSha256: '',
+            expiresAt: null,
+            comment: null,
+            outcome,
+            trace,
+          }),
+        },
+        async ({ root, ask, about }) => {
         const { plan } = await resolvePlan(root, planId);
+        about({ planId: plan.planId });
         if (plan.operations.length === 0) {
-          return refusal({ code: ErrorCode.NOTHING_TO_MIGRATE, message: `Plan ${plan.planId} has no operations: there is nothing to approve.`, next: 'Use overrides in onboarding_propose to move sections, or stop here.' }, { ...REFUSED.approve, planId: plan.planId, planSha256: plan.sha256 });
+          throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations: there is nothing to approve.`, {
+            next: 'Use overrides in onboarding_propose to move sections, or stop here.',
+          });
         }
         await assertFresh(root, plan);
-        const res = await elicit(
-          mcp.server,
-          extra,
-          {
-            action: 'approve',
-            message: approveMessage(plan),
-            requestedSchema: APPROVE_SCHEMA,
-            subject: { planId: plan.planId, planSha256: plan.sha256 },
-            mode: { kind: 'gate', requiredTrue: ['approved'], optionalStrings: { comment: NOTE_MAX_CHARS } },
-            timeoutMs: ctx.config.approvalTimeoutMs,
-            heartbeatMs: ctx.config.heartbeatMs,
-            now: () => ctx.now(),
-          },
-          ctx.elicitationTraces(root),
-        );
+        const res = await ask({
+          action: 'approve',
+          message: approveForm(plan, formPaths(plan.planId)),
+          requestedSchema: APPROVE_SCHEMA,
+          subject: { planId: plan.planId, planSha256: plan.sha256 },
+          mode: { kind: 'gate', requiredTrue: ['approved'], optionalStrings: { comment: NOTE_MAX_CHARS } },
+          timeoutMs: ctx.config.approvalTimeoutMs,
+          heartbeatMs: ctx.config.heartbeatMs,
+          now: () => ctx.now(),
+        });
         const base = { planId: plan.planId, planSha256: plan.sha256, outcome: res.outcome, trace: res.trace.path };
         const refused = gateRefusal(
           res,
           {
-            step: 'Approval',
+            tool: 'onboarding_approve',
             notApproved: `Plan ${plan.planId} was not approved`,
             next: 'Change the plan with onboarding_propose overrides, or ask again with onboarding_approve.',
-            nextUnsupported: 'Use a client with elicitation (VS Code Copilot, Copilot CLI, Claude Code, Cursor; see docs/clients.md).',
           },
           { approved: false, expiresAt: null, comment: null, ...base },
         );
@@ -94,12 +109,7 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
           comment,
           ...base,
         });
-      };
-      return guarded(async () => {
-        const root = await ctx.root();
-        const recovery = await recover(root);
-        return withRecovery(await run(root), recovery);
-      }, REFUSED.approve);
-    },
+        },
+      ),
   );
 }

@@ -1,16 +1,16 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { MIGRATE_SCHEMA, migrateMessage } from '../../core/approval.js';
-import { ErrorCode } from '../../core/errors.js';
-import { elicit } from '../elicit.js';
+import { MIGRATE_SCHEMA } from '../../core/approval.js';
+import { migrateForm } from '../../core/form-render.js';
+import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import { migrate } from '../../io/apply.js';
 import { updateState } from '../../io/state.js';
+import { backupRelPaths } from '../../io/layout.js';
 import { Progress } from '../progress.js';
-import { assertFresh, checkApproval, newMigrationId, resolvePlan } from '../../app/plan-checks.js';
-import { recover } from '../../app/recover.js';
+import { assertFresh, checkApproval, formPaths, newMigrationId, resolvePlan } from '../../app/plan-checks.js';
 import type { ToolContext } from '../context.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { REFUSED, gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
+import { success } from './result.js';
+import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
 export const migrateInput = {
@@ -41,38 +41,53 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
       outputSchema: migrateOutput,
       annotations: { title: 'Migrate instructions', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    async ({ planId }, extra) => {
-      const run = async (root: string): Promise<CallToolResult> => {
+    async ({ planId }, extra) =>
+      runGate(
+        mcp,
+        ctx,
+        extra,
+        {
+          action: 'migrate',
+          tool: 'onboarding_migrate',
+          step: 'Migration',
+          subject: { planId: planId ?? null },
+          refused: (outcome, trace, about) => ({
+            migrated: false,
+            planId: typeof about.planId === 'string' ? about.planId : '',
+            migrationId: null,
+            written: [],
+            backup: null,
+            verified: false,
+            outcome,
+            trace,
+          }),
+        },
+        async ({ root, ask, about }) => {
         const { plan } = await resolvePlan(root, planId);
+        about({ planId: plan.planId });
         const empty = { migrated: false, planId: plan.planId, migrationId: null, written: [], backup: null, verified: false };
         if (plan.operations.length === 0) {
-          return refusal({ code: ErrorCode.NOTHING_TO_MIGRATE, message: `Plan ${plan.planId} has no operations.`, next: 'Nothing to do.' }, { ...empty, outcome: 'refused', trace: null });
+          throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations.`, { next: 'Nothing to do.' });
         }
         const approval = await checkApproval(root, plan, ctx.config.approvalTtlMs, new Date(ctx.now()));
         await assertFresh(root, plan);
         const migrationId = newMigrationId(plan);
-        const res = await elicit(
-          mcp.server,
-          extra,
-          {
-            action: 'migrate',
-            message: migrateMessage(plan, migrationId),
-            requestedSchema: MIGRATE_SCHEMA,
-            subject: { planId: plan.planId, planSha256: plan.sha256, migrationId, approvalTrace: approval.trace.file },
-            mode: { kind: 'gate', requiredTrue: ['confirmed', 'understood_risks'] },
-            timeoutMs: ctx.config.approvalTimeoutMs,
-            heartbeatMs: ctx.config.heartbeatMs,
-            now: () => ctx.now(),
-          },
-          ctx.elicitationTraces(root),
-        );
+        const res = await ask({
+          action: 'migrate',
+          message: migrateForm(plan, { ...formPaths(plan.planId), archive: backupRelPaths(migrationId).archive }),
+          requestedSchema: MIGRATE_SCHEMA,
+          subject: { planId: plan.planId, planSha256: plan.sha256, migrationId, approvalTrace: approval.trace.file },
+          mode: { kind: 'gate', requiredTrue: ['confirmed', 'understood_risks'] },
+          timeoutMs: ctx.config.approvalTimeoutMs,
+          heartbeatMs: ctx.config.heartbeatMs,
+          now: () => ctx.now(),
+        });
         const refused = gateRefusal(
           res,
           {
-            step: 'Migration',
+            tool: 'onboarding_migrate',
             notApproved: 'The migration was not confirmed',
             next: 'Run onboarding_migrate again when the human is ready.',
-            nextUnsupported: 'Use a client with elicitation (see docs/clients.md).',
             aborted: extra.signal.aborted,
           },
           { ...empty, outcome: extra.signal.aborted ? 'cancelled' : res.outcome, trace: res.trace.path },
@@ -113,12 +128,7 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
           outcome: res.outcome,
           trace: res.trace.path,
         });
-      };
-      return guarded(async () => {
-        const root = await ctx.root();
-        const recovery = await recover(root);
-        return withRecovery(await run(root), recovery);
-      }, REFUSED.migrate);
-    },
+        },
+      ),
   );
 }

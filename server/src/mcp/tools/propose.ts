@@ -8,7 +8,7 @@ import { planFacts, planText, proposeResult } from '../../app/results.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
-import { narrationShape, problemShape, recoveryShape } from './schemas.js';
+import { narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
 
 export const proposeInput = {
   overrides: z
@@ -18,7 +18,7 @@ export const proposeInput = {
     .describe(
       "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug}.",
     ),
-  narrate: z.boolean().optional().describe('Explain the plan through the client model (MCP sampling). Default true; the plan never depends on it.'),
+  narrate: z.boolean().default(true).describe('Explain the plan through the client model (MCP sampling); the plan never depends on it.'),
 };
 
 export const proposeOutput = {
@@ -47,6 +47,7 @@ export const proposeOutput = {
   lossless: z.object({ ok: z.boolean(), coveredSources: z.array(z.string()) }),
   narration: narrationShape,
   recovery: recoveryShape,
+  truncated: truncatedShape,
 };
 
 export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
@@ -81,7 +82,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
           ctx.samplingTraces(root),
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
-        const text = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : fallback].join('');
+        const text = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : n.text].join('');
         return success(text, proposeResult(facts, narration, recovery));
       }),
   );

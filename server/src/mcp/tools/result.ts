@@ -61,30 +61,3 @@ export function withRecovery(result: CallToolResult, recovery: { message: string
   if (!recovery) return result;
   return { ...result, content: [{ type: 'text', text: `Recovery before this call: ${recovery.message}` }, ...result.content] };
 }
-
-/**
- * The refusal of a gate whose elicitation did not approve: "unsupported" names the client and
- * says the step needs elicitation; anything else says what the human answered. Null when
- * the gate was approved (and the call was not cancelled meanwhile).
- */
-export function gateRefusal(
-  res: { outcome: string; reason: string | null; client: { name: string } },
-  gate: { step: string; notApproved: string; next: string; nextUnsupported: string; aborted?: boolean },
-  structured: Record<string, unknown>,
-): CallToolResult | null {
-  if (res.outcome === 'unsupported') {
-    return refusal(
-      {
-        code: ErrorCode.ELICITATION_UNSUPPORTED,
-        message: `${gate.step} needs a client with MCP elicitation; ${res.client.name} did not declare it, so the human cannot be asked.`,
-        next: gate.nextUnsupported,
-      },
-      structured,
-    );
-  }
-  if (res.outcome !== 'approved' || gate.aborted) {
-    const outcome = res.outcome === 'approved' ? 'cancelled' : res.outcome;
-    return refusal({ code: ErrorCode.NOT_CONFIRMED, message: `${gate.notApproved} (${outcome}): ${res.reason ?? 'the call was cancelled'}`.trim(), next: gate.next }, structured);
-  }
-  return null;
-}

@@ -6,14 +6,12 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../../core/approval.js';
-import { elicit } from '../elicit.js';
 import { Progress } from '../progress.js';
 import { rollbackGate } from '../../app/rollback.js';
 import { ErrorCode } from '../../core/errors.js';
-import { recover } from '../../app/recover.js';
 import type { ToolContext } from '../context.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { REFUSED, gateRefusal, guarded, refusal, success, withRecovery } from './result.js';
+import { refusal, success } from './result.js';
+import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
 export const rollbackInput = {
@@ -43,28 +41,43 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
       outputSchema: rollbackOutput,
       annotations: { title: 'Roll back migration', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
-    async ({ migrationId }, extra) => {
-      const run = async (root: string): Promise<CallToolResult> => {
+    async ({ migrationId }, extra) =>
+      runGate(
+        mcp,
+        ctx,
+        extra,
+        {
+          action: 'rollback',
+          tool: 'onboarding_rollback',
+          step: 'Rollback',
+          subject: { migrationId: migrationId ?? null },
+          alternative: 'an operator can run `copilot-onboarding rollback` in a terminal',
+          refused: (outcome, trace, about) => ({
+            rolledBack: false,
+            migrationId: typeof about.migrationId === 'string' ? about.migrationId : null,
+            restored: [],
+            removed: [],
+            editedSinceMigration: [],
+            outcome,
+            trace,
+          }),
+        },
+        async ({ root, ask }) => {
         const progress = new Progress(extra);
         const gate = await rollbackGate(
           root,
           migrationId,
           async (prep) => {
-            const res = await elicit(
-              mcp.server,
-              extra,
-              {
-                action: 'rollback',
-                message: prep.message,
-                requestedSchema: ROLLBACK_SCHEMA,
-                subject: { migrationId: prep.migrationId, planId: prep.manifest.planId, planSha256: prep.manifest.planSha256, editedSinceMigration: prep.edited },
-                mode: { kind: 'gate', requiredTrue: ['confirmed'], optionalStrings: { reason: NOTE_MAX_CHARS } },
-                timeoutMs: ctx.config.approvalTimeoutMs,
-                heartbeatMs: ctx.config.heartbeatMs,
-                now: () => ctx.now(),
-              },
-              ctx.elicitationTraces(root),
-            );
+            const res = await ask({
+              action: 'rollback',
+              message: prep.message,
+              requestedSchema: ROLLBACK_SCHEMA,
+              subject: { migrationId: prep.migrationId, planId: prep.manifest.planId, planSha256: prep.manifest.planSha256, editedSinceMigration: prep.edited },
+              mode: { kind: 'gate', requiredTrue: ['confirmed'], optionalStrings: { reason: NOTE_MAX_CHARS } },
+              timeoutMs: ctx.config.approvalTimeoutMs,
+              heartbeatMs: ctx.config.heartbeatMs,
+              now: () => ctx.now(),
+            });
             return { ...res, confirmed: res.outcome === 'approved' && !extra.signal.aborted };
           },
           { onProgress: (step, n, total) => progress.send(step, total, n), now: () => ctx.now() },
@@ -76,10 +89,9 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
           return gateRefusal(
             res,
             {
-              step: 'Rollback',
+              tool: 'onboarding_rollback',
               notApproved: 'The rollback was not confirmed',
               next: 'Run onboarding_rollback again when the human is ready.',
-              nextUnsupported: 'An operator can run `copilot-onboarding rollback` in a terminal instead.',
               aborted: extra.signal.aborted,
             },
             { ...empty, outcome, trace: res.trace.path },
@@ -99,12 +111,7 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
           'Next: onboarding_propose starts a fresh plan.',
         ];
         return success(lines.join('\n'), { ...empty, rolledBack: true, restored: gate.restored, removed: gate.removed, outcome: res.outcome, trace: res.trace.path });
-      };
-      return guarded(async () => {
-        const root = await ctx.root();
-        const recovery = await recover(root);
-        return withRecovery(await run(root), recovery);
-      }, REFUSED.rollback);
-    },
+        },
+      ),
   );
 }

@@ -21,3 +21,8 @@ export const recoveryShape = z
   .object({ status: z.string(), migrationId: z.string().nullable(), message: z.string() })
   .nullable()
   .describe('Set when an interrupted migration or rollback was found and recovered before this call');
+
+export const truncatedShape = z
+  .object({ counts: z.record(z.string(), z.number().int()), note: z.string() })
+  .optional()
+  .describe('Set when a list was cut to keep the result small: the full count of each cut list, and where the complete data is');
