@@ -38,11 +38,11 @@ interface Run {
   out: string;
   err: string;
 }
-function run(args: string[], o: { cwd?: string; uid?: number } = {}): Promise<Run> {
+function run(args: string[], o: { cwd?: string; uid?: number; bin?: string } = {}): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [BIN, ...args],
+      [o.bin ?? BIN, ...args],
       { cwd: o.cwd ?? process.cwd(), env: { PATH: process.env.PATH }, ...(o.uid !== undefined ? { uid: o.uid, gid: o.uid } : {}) },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? -1) : 0, out: stdout, err: stderr }),
     );
@@ -170,13 +170,20 @@ describe('a survey of several repositories', () => {
     const locked = path.join(dir, 'locked');
     // Root reads any folder: run the survey as an unprivileged user who owns the workspaces.
     const uid = process.getuid?.() === 0 ? 65534 : undefined;
-    if (uid !== undefined) for (const p of [dir, path.join(dir, 'good1'), locked, path.join(dir, 'good2'), file]) chownTree(p, uid);
+    // The repository may sit in a folder that user cannot enter (a fresh clone in a private temp
+    // folder): give them their own copy of the single-file build.
+    const binDir = tempWorkspace('co-cli-bin-');
+    roots.push(binDir);
+    chmodSync(binDir, 0o755);
+    const bin = path.join(binDir, 'index.js');
+    cpSync(BIN, bin);
+    if (uid !== undefined) for (const p of [dir, path.join(dir, 'good1'), locked, path.join(dir, 'good2'), file, binDir]) chownTree(p, uid);
     const lockedEntries = readdirSync(locked);
     chmodSync(locked, 0o000);
     const ws = [path.join(dir, 'good1'), missing, file, locked, path.join(dir, 'good2')];
-    const r = await run(['propose', '--json', ...ws.flatMap((w) => ['--workspace', w])], { cwd: dir, ...(uid !== undefined ? { uid } : {}) });
+    const r = await run(['propose', '--json', ...ws.flatMap((w) => ['--workspace', w])], { cwd: dir, bin, ...(uid !== undefined ? { uid } : {}) });
 
-    expect(r.code).toBe(2);
+    expect(r.code, r.err).toBe(2);
     const lines = jsonLines(r.out);
     expect(lines.map((l) => [l.workspace, l.exitCode])).toEqual([
       [ws[0], 10],
