@@ -9,7 +9,7 @@
  *   npm run bench -- --quick --write    ... and writes the doc anyway (marked as a quick run)
  *   npm run bench -- --no-write         full run without touching the doc
  *   npm run bench -- --runs 9           more timed runs (full mode; at least 5)
- *   npm run bench -- --only analyze,traces   some cases only (analyze, migrate, backup, questions, traces, coldstart); never writes the doc
+ *   npm run bench -- --only analyze,traces   some cases only (analyze, migrate, backup, questions, traces, stdio, coldstart); never writes the doc
  *
  * The built code in dist/ is measured (npm run bench builds first). A JSON copy of the
  * results goes to bench/.out/results.json (git-ignored).
@@ -20,6 +20,7 @@ import * as analyzeCase from './analyze-propose.mjs';
 import * as backupCase from './backup.mjs';
 import * as coldStartCase from './cold-start.mjs';
 import * as migrateCase from './migrate.mjs';
+import * as proposeStdioCase from './propose-stdio.mjs';
 import * as questionsCase from './questions.mjs';
 import * as tracesCase from './traces.mjs';
 import { BENCH_DIR, REPO_DIR, argValue, cleanupTemp, loadAverage, machineInfo, mdTable, ms, textTable } from './lib.mjs';
@@ -48,6 +49,20 @@ const CASES = [
   },
   { id: 'questions', title: 'question_summary', run: () => questionsCase.run({ runs, floors: !quick, profile, warmup: quick ? 0 : 1, log }) },
   { id: 'traces', title: 'traces verify', run: () => tracesCase.run({ runs, floors: !quick, profile, warmup: quick ? 0 : 1, log }) },
+  {
+    id: 'stdio',
+    title: 'propose over stdio',
+    run: async () => {
+      const [one, four] = await proposeStdioCase.run({ runs });
+      const row = (r, target, ok, note) => ({ case: 'propose over stdio', input: r.name.replace('propose over stdio, ', 'synthetic '), median: r.median, target, status: ok ? 'PASS' : 'MISS', note });
+      return {
+        rows: [
+          row(one, '≤ 250 ms', one.median <= 250, `built server over a real stdio SDK client; result ${(one.result / 1024).toFixed(1)} KiB (bounded under 256 KiB)`),
+          row(four, '≤ 5× the 1 MB time', four.median <= 5 * one.median, `${(four.median / one.median).toFixed(2)}× the 1 MB time; result ${(four.result / 1024).toFixed(1)} KiB`),
+        ],
+      };
+    },
+  },
   { id: 'coldstart', title: 'cold start', run: () => coldStartCase.run({ runs, warmup: quick ? 0 : 1, log }) },
 ];
 
@@ -353,7 +368,7 @@ function doc() {
     `- Timing: \`performance.now()\` around each call; the median of ${runs} timed runs after warm-up runs (1 for file-system cases, 2–20 for in-memory ones by input size). No forced GC between runs (\`--expose-gc\` is used between cases only).`,
     '- Side by side: contenders (ours, markdown-it, GNU tar, I/O floors, the minimal server) run interleaved — run i of each, then run i+1 of each — so a change in machine load affects them alike.',
     '- Workspaces live in the OS temp folder (set `TMPDIR` to move them); every migrate/rollback run gets a fresh copy.',
-    '- Targets: analyze + propose of the largest corpus-sized file (~145 KB) ≤ 15 ms, linear from 1 to 10 MiB (time ratio within 1.5× the byte ratio); migrate ≤ 400 ms and rollback ≤ 200 ms at 1 MiB (754 files); backup of 1,000 files within 2× GNU `tar czf`; question_summary of 10,000 files ≤ 1 s (all) and ≤ 50 ms (`limit: 10`); traces verify of 10,000 traces ≤ 1 s; cold start to `initialize` no slower than a minimal SDK server (≤ 1.0×). Peak memory has no target.',
+    '- Targets: analyze + propose of the largest corpus-sized file (~145 KB) ≤ 15 ms, linear from 1 to 10 MiB (time ratio within 1.5× the byte ratio); migrate ≤ 400 ms and rollback ≤ 200 ms at 1 MiB (754 files); backup of 1,000 files within 2× GNU `tar czf`; question_summary of 10,000 files ≤ 1 s (all) and ≤ 50 ms (`limit: 10`); traces verify of 10,000 traces ≤ 1 s; cold start to `initialize` no slower than a minimal SDK server (≤ 1.0×); propose over stdio of a 1 MB monolith ≤ 250 ms and 4 MB within 5× that. Peak memory has no target.',
     '- The synthetic monoliths come from `bench/synthetic.mjs` (seed 42): headings at three levels, paragraphs with some CJK and emoji, lists, fences full of `#` lines, tables, quotes, setext headings. The "10 MiB" one is the largest that fits readSnapshot\'s 10 MiB source cap. The corpus files are the two largest of the corpus vendored in `test/fixtures/corpus/` (real instruction files; see its README for sources and licences).',
     '- Where a target is missed, the text above gives the measured split (phases, profile, I/O floors); nothing was tuned for this run.',
   );
@@ -364,7 +379,7 @@ function doc() {
     'npm run bench -- --quick           # about a minute or less; indicative numbers; the doc is not written',
     'npm run bench -- --quick --write   # quick, and write the doc anyway (it says it is a quick run)',
     'npm run bench -- --no-write        # full run, doc untouched',
-    'npm run bench -- --only analyze,migrate   # some cases (analyze, migrate, backup, questions, traces, coldstart); doc untouched',
+    'npm run bench -- --only analyze,migrate   # some cases (analyze, migrate, backup, questions, traces, stdio, coldstart); doc untouched',
     '```',
     '',
     'On the machine above (2 cores shared with other jobs, load average about 2), `npm run bench -- --quick` took 45 s including the build, 57 s when it also had to build the fixture cache. The question and trace fixtures (10,000 files each) are built once and cached in `$TMPDIR/copilot-onboarding-bench-cache/`, keyed by the hash of the code that writes and reads them (`BENCH_FRESH_FIXTURES=1` rebuilds them); every timed call checks its result against them.',
