@@ -48,6 +48,7 @@ const CASES = [
   },
   { id: 'questions', title: 'question_summary', run: () => questionsCase.run({ runs, floors: !quick, profile, warmup: quick ? 0 : 1, log }) },
   { id: 'traces', title: 'traces verify', run: () => tracesCase.run({ runs, floors: !quick, profile, warmup: quick ? 0 : 1, log }) },
+  { id: 'eval', title: 'scope evaluation', run: async () => (await import('./eval.mjs')).run({ log }) },
   { id: 'coldstart', title: 'cold start', run: () => coldStartCase.run({ runs, warmup: quick ? 0 : 1, log }) },
 ];
 
