@@ -65,3 +65,18 @@ describe('scope patterns', () => {
     expect(plan.lossless.ok).toBe(true);
   });
 });
+
+describe('leftover', () => {
+  it('6. reports the repository-wide size after the split and candidate scopes for its large sections', () => {
+    const big = Array.from({ length: 40 }, (_, i) => `- Rule ${i}: handlers in \`src/orders/\` validate ids; see \`src/orders/\` for the helpers and keep Python code typed.`).join('\n');
+    const text = `# Guide\n\n## Service rules\n\n${big}\n\n## Communication\n\n${'Be brief and kind. '.repeat(300)}\n`;
+    const snap = snapshot(text, ['src/orders/api.py', 'src/orders/db.py', 'src/web/app.ts', 'README.md']);
+    const plan = buildPlan({ snapshot: snap, analysis: analyze(snap) });
+    expect(plan.leftover!.limit).toBe(4000);
+    expect(plan.leftover!.chars).toBeGreaterThan(4000);
+    const comm = plan.leftover!.suggestions.find((x) => x.title === 'Communication');
+    expect(comm!.chars).toBeGreaterThan(1000);
+    expect(plan.riskReasons.join('\n')).toContain('over the 4000 that code review reads');
+    expect(plan.lossless.ok).toBe(true);
+  });
+});

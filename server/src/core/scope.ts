@@ -353,3 +353,31 @@ function fromBody(body: TextScan, idx: FileIndex): ScopeResult {
   }
   return finish(idx, signal, globs, 'keywords');
 }
+
+/** A scope a person could choose for a section kept repository-wide, with why. */
+export interface Candidate {
+  applyTo: string[];
+  evidence: string[];
+}
+
+/**
+ * Up to three candidate scopes for a section inference kept repository-wide: the existing paths
+ * it names most (each alone), then the files of its language. For a person to decide, not applied.
+ */
+export function scopeCandidates(text: string, idx: FileIndex): Candidate[] {
+  const sc = scan(text);
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  const found = pathSignal(idx, sc.mentions, 'mentions');
+  found.globs.forEach((g, i) => {
+    if (!seen.has(g)) out.push({ applyTo: [g], evidence: [found.evidence[i]!] });
+    seen.add(g);
+  });
+  const lang = sectionLanguage(sc);
+  const topic = lang ? TOPICS.find((t) => t.language && t.family === lang) : undefined;
+  if (topic) {
+    const globs = topic.globs.filter((g) => idx.matches(g) && !seen.has(g));
+    if (globs.length) out.push({ applyTo: globs, evidence: [`the section's language is ${lang}`] });
+  }
+  return out.slice(0, 3);
+}
