@@ -153,7 +153,11 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   if (ops > MAX_TEXT_ITEMS) lines.push(`  … and ${ops - MAX_TEXT_ITEMS} more: resource ${PLAN_RESOURCE} and ${f.planFile} have them all.`);
   if (!f.operations.length) lines.push('  none');
   lines.push(f.lossless.ok ? 'Lossless check passed: every source byte lands in exactly one output, in order.' : 'Lossless check FAILED.');
-  lines.push(`Nothing was changed. Next: ${next}`);
+  const leftover = f.riskReasons.find((r) => r.includes('that code review reads'));
+  if (leftover) lines.push(`Leftover: ${leftover}.`);
+  // An empty plan has nothing to approve: the next step is a person's decision, not approval.
+  const then = f.nothingToMigrate && next.startsWith('onboarding_approve') ? 'nothing to approve; ask the human with question_ask which suggested scopes to use, then call onboarding_propose again with overrides.' : next;
+  lines.push(`Nothing was changed. Next: ${then}`);
   return lines.join('\n');
 }
 

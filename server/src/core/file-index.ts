@@ -115,6 +115,18 @@ export class FileIndex {
     return this.names.get(name) ?? [];
   }
 
+  /** Resolve a bare file name (`plugin_api.py`) to the one file of that name, or null (none or several). */
+  resolveFile(name: string): string | null {
+    let found: string | null = null;
+    for (const f of this.files) {
+      if (f === name || f.endsWith(`/${name}`)) {
+        if (found !== null) return null;
+        found = f;
+      }
+    }
+    return found;
+  }
+
   /** Resolve a mentioned directory (`azure_api`, `src/api`) to a glob over an existing directory, or null. */
   resolveDir(path: string): string | null {
     if (this.dirs.has(path)) return `${path}/**`;

@@ -87,9 +87,12 @@ export interface TopicScore {
 
 export interface Mention {
   raw: string;
-  kind: 'glob' | 'dir';
-  /** Normalised: glob relative to the root, or a directory path without trailing slash. */
+  /** `file`: a bare file name in backticks (`plugin_api.py`), resolved against the workspace later. */
+  kind: 'glob' | 'dir' | 'file';
+  /** Normalised: glob relative to the root, a directory path without trailing slash, or a file name. */
   value: string;
+  /** How often the text names it: the folders a section is about are named more than once. */
+  count: number;
 }
 
 export interface TextScan {
@@ -210,13 +213,18 @@ function normaliseGlob(raw: string): string | null {
 }
 
 function collectMentions(prose: string): Mention[] {
-  const seen = new Set<string>();
   const out: Mention[] = [];
-  const push = (m: Mention): void => {
+  const seen = new Map<string, Mention>();
+  const push = (m: Omit<Mention, 'count'>): void => {
     const key = `${m.kind}:${m.value}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    out.push(m);
+    const had = seen.get(key);
+    if (had) {
+      had.count++;
+      return;
+    }
+    const full = { ...m, count: 1 };
+    seen.set(key, full);
+    out.push(full);
   };
   // Tokens (runs of non-stop characters) that contain `/` or `*`, found from those characters.
   let doneTo = -1;
@@ -228,7 +236,7 @@ function collectMentions(prose: string): Mention[] {
     let b = m.index + 1;
     while (b < prose.length && !isStop(prose.charCodeAt(b))) b++;
     doneTo = b;
-    if (out.length >= 64) break;
+    if (seen.size >= 64) break;
     const raw = prose.slice(a, b).replace(/[.,:;!?]+$/, '');
     if (raw.length < 2 || raw.length > 200 || raw.includes('://')) continue;
     if (raw.includes('*')) {
@@ -247,6 +255,10 @@ function collectMentions(prose: string): Mention[] {
     for (let m = BACKTICK_RE.exec(prose); m; m = BACKTICK_RE.exec(prose)) {
       const raw = m[1]!;
       if (raw.includes('*') || raw.endsWith('/') || raw.includes('://')) continue;
+      if (/^[\w-]+\.[a-z][a-z0-9]{0,5}$/i.test(raw) && !/^\d/.test(raw)) {
+        push({ raw, kind: 'file', value: raw });
+        continue;
+      }
       // A single word (`strict`) is too weak: only paths (`src/api`) count without a trailing slash.
       if (/^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)+$/.test(raw) && !raw.split('/').includes('..')) {
         const d = raw.replace(/^\.\//, '');

@@ -18,14 +18,14 @@
 import { isUtf8 } from 'node:buffer';
 import type { Analysis, ByteRange, Section, Snapshot, SourceFile } from './types.js';
 import type { Override, Plan, PlanBody, PlanSection, Operation, Piece } from '../schemas/plan.js';
-import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, readFrontMatter, renderFrontMatter, splitApplyTo } from './copilot-format.js';
+import { CODE_REVIEW_CHAR_LIMIT, INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, readFrontMatter, renderFrontMatter, splitApplyTo } from './copilot-format.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import { ErrorCode, OnboardingError } from './errors.js';
 import { asBuffer, checkLossless } from './lossless.js';
 import { type NormOverride, invalid, resolveOverrides, storedOverrides } from './overrides.js';
 import { FileIndex } from './file-index.js';
 import { SCAN_CAP } from './keywords.js';
-import { inferScope } from './scope.js';
+import { inferScope, scopeCandidates } from './scope.js';
 import { slugAllocator, slugify } from './slug.js';
 
 export { verifyLossless } from './lossless.js';
@@ -228,7 +228,8 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const src = repo ? asBuffer(repo.bytes) : Buffer.alloc(0);
   for (const s of sections) checkRanges(s, src.length);
 
-  const decisions = decideScopes(sections, resolved, src, new FileIndex(snapshot.files));
+  const index = new FileIndex(snapshot.files);
+  const decisions = decideScopes(sections, resolved, src, index);
   const groups = assignDestinations(decisions, snapshot);
   const outputs = repo && groups.size > 0 ? buildOutputs(repo, src, decisions, groups) : { operations: [], lossless: [], bytes: new Map<string, Uint8Array | null>() };
 
@@ -240,6 +241,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     operations: outputs.operations,
     problems: analysis.problems.map((p) => ({ code: p.code, severity: p.severity, message: p.message, path: p.path, lines: [...p.lines] })),
     overrides: storedOverrides(resolved),
+    ...(repo ? { leftover: leftoverOf(src, decisions, outputs.bytes.get(repo.path), index) } : {}),
   };
   const lossless = {
     outputs: outputs.lossless,
@@ -251,7 +253,35 @@ export function buildPlan(input: BuildPlanInput): Plan {
   lossless.ok = check.ok;
 
   const { risk, riskReasons } = assessRisk(snapshot, analysis, decisions, outputs.operations, check);
+  const left = bodyWithoutProof.leftover;
+  if (left && left.chars > left.limit) {
+    const names = left.suggestions.map((x) => `${x.section} (${x.chars} chars: ${x.candidates.map((c) => c.applyTo).join(' or ') || 'no candidate scope'})`);
+    riskReasons.push(
+      `${REPO_WIDE_PATH} keeps ${left.chars} characters after the split, over the ${left.limit} that code review reads` +
+        (names.length ? `; large sections kept there: ${names.join('; ')} — ask the human (question_ask) and apply the answers with overrides` : ''),
+    );
+  }
   return seal({ ...bodyWithoutProof, risk, riskReasons, lossless });
+}
+
+/** Sections kept repository-wide from this size on get candidate scopes in the plan. */
+const SUGGEST_FROM_CHARS = 1000;
+
+/** The repository-wide file's size after the split, and candidate scopes for its large sections. */
+function leftoverOf(src: Buffer, decisions: readonly Decision[], after: Uint8Array | null | undefined, idx: FileIndex): NonNullable<PlanBody['leftover']> {
+  const chars = (b: Uint8Array): number => [...Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8')].length;
+  const size = after === undefined ? chars(src) : after === null ? 0 : chars(after);
+  const suggestions: NonNullable<PlanBody['leftover']>['suggestions'] = [];
+  for (const d of decisions) {
+    if (d.slug !== null || d.decidedBy === 'override' || d.section.kind !== 'heading') continue;
+    const text = d.section.ranges.map((r) => src.toString('utf8', r.start, r.end)).join('');
+    const n = [...text].length;
+    if (n < SUGGEST_FROM_CHARS) continue;
+    const candidates = scopeCandidates(sectionText(src, d.section.ranges), idx).map((c) => ({ applyTo: joinApplyTo(c.applyTo), evidence: c.evidence }));
+    suggestions.push({ section: d.section.id, title: d.section.title, chars: n, candidates });
+  }
+  suggestions.sort((a, b) => b.chars - a.chars || cmp(a.section, b.section));
+  return { chars: size, limit: CODE_REVIEW_CHAR_LIMIT, suggestions };
 }
 
 /** The plan's identity: the SHA-256 of its canonical JSON (its first 16 hex digits name it). */

@@ -120,50 +120,82 @@ export function inferScope(section: { title: string; kind: string }, text: strin
   }
   if (hits.length) return fromHeading(title, label, hits, body(), head, idx);
 
-  // 2. Paths named by the heading, then by the body.
-  const pathSignal = (mentions: Mention[], where: string): Kept & { overview: boolean } => {
-    const globs: string[] = [];
-    const evidence: string[] = [];
-    for (const m of mentions) {
-      if (m.kind === 'glob') {
-        if (EVERYWHERE.has(m.value)) continue;
-        const st = idx.stat(m.value);
-        if (st.first === null) continue;
-        if (!globs.includes(m.value)) {
-          globs.push(m.value);
-          evidence.push(`${where} ${quote(m.raw)}`);
-        }
-      } else {
-        const g = idx.resolveDir(m.value);
-        if (!g) continue;
-        const st = idx.stat(g);
-        if (st.first === null || idx.coversAlmostAll(st.count)) continue;
-        if (!globs.includes(g)) {
-          globs.push(g);
-          evidence.push(`${where} ${quote(m.raw)} (directory ${g.replace(/\/\*\*$/, '/')} exists)`);
-        }
-      }
-    }
-    return { globs, evidence, overview: globs.length > 4 };
-  };
-
-  const headPaths = pathSignal(head.mentions, `${label} names`);
+  // 2. Paths named by the heading, then by the body. Path evidence outranks generic heading
+  // words ("Billing API patterns" and src/billing_api/); such words only ask for more of it.
+  const headPaths = pathSignal(idx, head.mentions, `${label} names`);
   if (headPaths.globs.length && !headPaths.overview) return finish(idx, headPaths.evidence, headPaths.globs, 'paths in the heading');
 
-  if (GENERAL_RE.test(title)) return repoWide([`no scope: general section (${label} ${quote(title)})`]);
-
-  // A heading word that is the name of a directory ("Backend" and backend/).
+  const general = GENERAL_RE.test(title);
   const named = headingDirectories(idx, title);
   if (named.length) {
     return finish(idx, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory');
   }
 
-  const bodyPaths = pathSignal(body().mentions, 'mentions');
+  const bodyPaths = pathSignal(idx, body().mentions, 'mentions');
   if (bodyPaths.overview) return repoWide([`no scope: mentions ${bodyPaths.globs.length} different paths (an overview)`]);
-  if (bodyPaths.globs.length) return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths');
+  if (bodyPaths.globs.length) {
+    // Under a generic heading the paths must carry the section, not be named in passing.
+    const share = general ? lineShare(text, bodyPaths.raws) : 1;
+    if (share >= MIN_PATH_SHARE) {
+      if (general) bodyPaths.evidence.push(`${Math.round(share * 100)} % of its lines name these paths`);
+      return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths');
+    }
+  }
+  if (general) return repoWide([`no scope: general section (${label} ${quote(title)})`]);
 
   // 3. Body keywords: one family must clearly dominate, with repeated evidence.
   return fromBody(body(), idx);
+}
+
+/** Under a generic heading, at least this share of the section's lines must name its paths. */
+const MIN_PATH_SHARE = 0.3;
+
+/** Share of the non-blank lines of `text` (its heading left out) that name one of `raws`. */
+function lineShare(text: string, raws: readonly string[]): number {
+  const lines = text.split(/\r\n|\r|\n/).slice(1).filter((l) => l.trim() && !/^\s*(?:```|~~~)/.test(l));
+  if (!lines.length) return 0;
+  return lines.filter((l) => raws.some((r) => l.includes(r))).length / lines.length;
+}
+
+/**
+ * The existing paths a text names, as globs with evidence. When some are named more than once,
+ * only those count: the folders a section is about beat the ones it mentions in passing. A bare
+ * file name (`plugin_api.py`) counts only when named twice and unique in the workspace.
+ */
+function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string): Kept & { overview: boolean; raws: string[] } {
+  const found: Array<{ glob: string; raw: string; count: number; line: string }> = [];
+  for (const m of mentions) {
+    let glob: string | null = null;
+    let line = '';
+    if (m.kind === 'glob') {
+      if (EVERYWHERE.has(m.value) || idx.stat(m.value).first === null) continue;
+      glob = m.value;
+    } else if (m.kind === 'file') {
+      const f = m.count >= 2 ? idx.resolveFile(m.value) : null;
+      if (!f) continue;
+      glob = f;
+      line = ` (file ${f} exists)`;
+    } else {
+      const g = idx.resolveDir(m.value);
+      if (!g) continue;
+      const st = idx.stat(g);
+      if (st.first === null || idx.coversAlmostAll(st.count)) continue;
+      glob = g;
+      line = ` (directory ${g.replace(/\/\*\*$/, '/')} exists)`;
+    }
+    const had = found.find((x) => x.glob === glob);
+    if (had) had.count += m.count;
+    else found.push({ glob, raw: m.raw, count: m.count, line });
+  }
+  const top = Math.max(0, ...found.map((x) => x.count));
+  const main = top >= 2 ? found.filter((x) => x.count >= 2) : found;
+  const times = (n: number): string => (n > 1 ? ` ×${n}` : '');
+  return {
+    globs: main.map((x) => x.glob),
+    evidence: main.map((x) => `${where} ${quote(x.raw)}${times(x.count)}${x.line}`),
+    raws: main.map((x) => x.raw),
+    overview: main.length > 4,
+  };
 }
 
 /** Words that may accompany a directory name in a heading ("Backend folder", "Frontend and backend"). */
@@ -185,6 +217,12 @@ function headingDirectories(idx: FileIndex, title: string): string[] {
     const st = idx.stat(g);
     return st.first === null || idx.coversAlmostAll(st.count) ? null : g;
   };
+  // Generic words ("patterns", "rules") around a directory's name do not hide it.
+  const plain = title.split(/\s+/).filter((w) => !GENERAL_RE.test(w)).join(' ');
+  if (plain !== title && plain.trim()) {
+    const p = resolve(normName(plain));
+    if (p) return [p];
+  }
   const whole = normName(title);
   const w = whole ? resolve(whole) : null;
   if (w) return [w];
@@ -245,6 +283,14 @@ function fromHeading(
         const kws = [...(head.scores.get(ti)?.keywords.keys() ?? []), ...(body.scores.get(ti)?.keywords.keys() ?? [])];
         fams = [...new Set(kws.map((k) => TEST_HINTS[k]).filter((f): f is string => !!f))];
       }
+      // Else the section's own language (fences, tool names, extensions): Rust tests are `.rs` files.
+      if (!fams.length) {
+        const lang = sectionLanguage(head, body);
+        if (lang) {
+          fams = [lang];
+          signal.push(`the section's language is ${lang}`);
+        }
+      }
       // A named language with no test files of its own gives no scope (never another language's tests).
       let cands = testGlobs(fams).filter((g) => idx.matches(g));
       if (!cands.length && !fams.length) cands = TEST_DIRS.filter((g) => idx.matches(g));
@@ -258,6 +304,21 @@ function fromHeading(
     globs.push(...(variant ? variant[1] : t.globs));
   }
   return finish(idx, signal, globs, `no file matches what the ${label} names`);
+}
+
+/** The language family a text clearly is about (keyword and fence scores of language topics), or null. */
+function sectionLanguage(...scans: TextScan[]): string | null {
+  const byFamily = new Map<string, number>();
+  for (const sc of scans) {
+    for (const s of sc.scores.values()) {
+      const t = TOPICS[s.topic]!;
+      if (t.language && TEST_GLOBS[t.family]) byFamily.set(t.family, (byFamily.get(t.family) ?? 0) + s.score);
+    }
+  }
+  const ranked = [...byFamily].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const [top, second] = ranked;
+  if (!top || top[1] < W_PRIMARY || (second && second[1] * 2 > top[1])) return null;
+  return top[0];
 }
 
 function fromBody(body: TextScan, idx: FileIndex): ScopeResult {
@@ -291,4 +352,32 @@ function fromBody(body: TextScan, idx: FileIndex): ScopeResult {
     } else globs.push(...t.globs);
   }
   return finish(idx, signal, globs, 'keywords');
+}
+
+/** A scope a person could choose for a section kept repository-wide, with why. */
+export interface Candidate {
+  applyTo: string[];
+  evidence: string[];
+}
+
+/**
+ * Up to three candidate scopes for a section inference kept repository-wide: the existing paths
+ * it names most (each alone), then the files of its language. For a person to decide, not applied.
+ */
+export function scopeCandidates(text: string, idx: FileIndex): Candidate[] {
+  const sc = scan(text);
+  const out: Candidate[] = [];
+  const seen = new Set<string>();
+  const found = pathSignal(idx, sc.mentions, 'mentions');
+  found.globs.forEach((g, i) => {
+    if (!seen.has(g)) out.push({ applyTo: [g], evidence: [found.evidence[i]!] });
+    seen.add(g);
+  });
+  const lang = sectionLanguage(sc);
+  const topic = lang ? TOPICS.find((t) => t.language && t.family === lang) : undefined;
+  if (topic) {
+    const globs = topic.globs.filter((g) => idx.matches(g) && !seen.has(g));
+    if (globs.length) out.push({ applyTo: globs, evidence: [`the section's language is ${lang}`] });
+  }
+  return out.slice(0, 3);
 }

@@ -354,7 +354,7 @@ export const TEST_GLOBS: Readonly<Record<string, readonly string[]>> = {
   php: ['**/*Test.php'],
   swift: ['**/*Tests.swift'],
   dart: ['**/*_test.dart'],
-  rust: ['tests/**/*.rs'],
+  rust: ['**/tests/**/*.rs'],
 };
 export const TEST_DIRS: readonly string[] = ['tests/**', 'test/**', '__tests__/**', 'spec/**', 'e2e/**'];
 /** Keywords that say which language's tests a section means. */

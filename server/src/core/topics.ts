@@ -4,7 +4,9 @@
  *
  * A block is a blank-line-separated paragraph, or one top-level item of a list that starts a
  * block; a fenced code block is never split (a blank line inside a fence is not a boundary) and
- * stays with the text before it, which it illustrates. Blank lines belong to the block before
+ * stays with the text before it, which it illustrates. A list that follows a paragraph line
+ * directly still gives one block per top-level item. Text where fewer than half of the blocks
+ * name a topic stays whole (one "General" section). Blank lines belong to the block before
  * them, so the blocks tile the file. Bytes that are not clearly about one topic (and the BOM and
  * front matter) form the preamble, titled "General".
  *
@@ -136,6 +138,15 @@ interface Blocks {
   infos: Array<{ block: number; info: string }>;
 }
 
+/** Whether the current block opens with a label line that names a topic (`Testing:`). */
+function introLabelsTopic(bytes: Uint8Array, b: Blocks): boolean {
+  const i = b.start.length - 1;
+  const ls = b.labelStart[i]!;
+  if (ls < 0) return false;
+  const line = Buffer.from(bytes.buffer, bytes.byteOffset + ls, Math.min(b.labelEnd[i]!, ls + 200) - ls).toString('latin1');
+  return labelTopic(line.replace(/[\r\n]+$/, '')) !== null;
+}
+
 /** Split [from, size) into blocks (see the module comment) and find its fenced code. */
 function splitBlocks(bytes: Uint8Array, lines: ArrayLike<number>, from: number): Blocks {
   const size = bytes.length;
@@ -185,6 +196,10 @@ function splitBlocks(bytes: Uint8Array, lines: ArrayLike<number>, from: number):
       const continuation = listIndent >= 0 && item < 0 && (ind < 0 || ind > listIndent);
       if (!continuation) open(s, e, item);
     } else if (!prevBlank && item >= 0 && listIndent >= 0 && item <= listIndent) {
+      open(s, e, item);
+    } else if (!prevBlank && item === 0 && listIndent < 0 && !introLabelsTopic(bytes, out)) {
+      // A list right after a paragraph line gives one block per item, unless that line is a
+      // topic label (`Testing:`) that the list belongs to.
       open(s, e, item);
     }
     prevBlank = false;
@@ -264,7 +279,8 @@ export function proposeTopicSections(sourcePath: string, bytes: Uint8Array, pars
   let topical = 0;
   for (const t of topics) if (t) topical++;
 
-  if (topical < 2) {
+  // Mostly general text with a few topical lines stays whole: split, it would scatter its rules.
+  if (topical < 2 || topical * 2 < topics.length) {
     return [
       {
         id: sectionId(firstIndex, 'preamble'),

@@ -82,6 +82,21 @@ export const PlanBodySchema = z.object({
   risk: z.enum(['low', 'medium', 'high']),
   riskReasons: z.array(z.string()),
   overrides: z.array(OverrideSchema),
+  /** The repository-wide file after the split against the part code review reads, and candidate scopes for large sections kept there. */
+  leftover: z
+    .object({
+      chars: z.number().int().nonnegative(),
+      limit: z.number().int().positive(),
+      suggestions: z.array(
+        z.object({
+          section: z.string(),
+          title: z.string(),
+          chars: z.number().int().nonnegative(),
+          candidates: z.array(z.object({ applyTo: z.string(), evidence: z.array(z.string()) })),
+        }),
+      ),
+    })
+    .optional(),
   lossless: z.object({
     outputs: z.array(
       z.object({ path: z.string(), pieces: z.array(PieceSchema), generated: z.array(GeneratedSpanSchema) }),
