@@ -36,7 +36,7 @@ async function realBody(root: string, planId: string): Promise<Omit<Plan, 'planI
   return body;
 }
 
-function op(kind: 'create' | 'modify', p: string, content: string, previous: Buffer | null) {
+function op(kind: 'create' | 'modify', p: string, content: string, previous: Buffer | null): Plan['operations'][number] {
   const bytes = Buffer.from(content, 'utf8');
   return { op: kind, path: p, size: bytes.length, sha256: sha256Hex(bytes), content, previousSha256: previous ? sha256Hex(previous) : null };
 }
@@ -122,7 +122,7 @@ describe('forged plans', () => {
     const pkg = readFileSync(path.join(sb.root, 'package.json'));
     const before = guard(sb);
     const seal = (operations: Plan['operations'], sources: Plan['sources'] = []): Plan => {
-      const body = {
+      const body: Omit<Plan, 'planId' | 'sha256'> = {
         format: 'copilot-onboarding/plan@1',
         pattern: 'structured',
         sources,
@@ -133,9 +133,9 @@ describe('forged plans', () => {
         riskReasons: [],
         overrides: [],
         lossless: { outputs: [], coveredSources: [], ok: true },
-      } as const;
+      };
       const sha256 = sha256Hex(canonicalJson(body));
-      return { ...structuredClone(body), planId: sha256.slice(0, 16), sha256 } as Plan;
+      return { ...body, planId: sha256.slice(0, 16), sha256 };
     };
     for (const plan of [
       seal([op('create', '.github/workflows/ci.yml', 'on: push\n', null)]),
