@@ -4,7 +4,8 @@
  * asked); odd but valid text (a BOM in the middle, CR-only line endings, odd front matter)
  * migrates losslessly and rolls back byte for byte; blank files have nothing to migrate.
  */
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/harness.js';
@@ -128,5 +129,41 @@ describe('front matter in copilot-instructions.md', () => {
     const a = expectOk(await h.call('onboarding_analyze', { narrate: false }));
     expect((a.sections as Array<{ kind: string }>).map((s) => s.kind)).not.toContain('frontmatter');
     await roundTrip(sb, [{ section: 'TypeScript', applyTo: 'src/**/*.ts' }]);
+  });
+});
+
+describe('non-files at a destination', () => {
+  it('a folder and a FIFO named like the destinations propose would pick: propose picks other names, approve and migrate succeed, both stay as they were', async () => {
+    const sb = sandbox({ example: true });
+    const dir = '.github/instructions/typescript.instructions.md';
+    const fifo = '.github/instructions/react.instructions.md';
+    mkdirSync(path.join(sb.root, dir), { recursive: true });
+    write(sb.root, `${dir}/keep.txt`, 'a folder that happens to have this name\n');
+    let haveFifo = false;
+    try {
+      execFileSync('mkfifo', [path.join(sb.root, fifo)]);
+      haveFifo = true;
+    } catch {
+      /* no mkfifo on this machine: the folder case still runs */
+    }
+    const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE] });
+    const plan = expectOk(await h.call('onboarding_propose', { narrate: false }));
+    const creates = (plan.operations as Array<{ op: string; path: string }>).filter((o) => o.op === 'create').map((o) => o.path);
+    expect(creates).toContain('.github/instructions/typescript-2.instructions.md');
+    expect(creates).not.toContain(dir);
+    if (haveFifo) {
+      expect(creates).toContain('.github/instructions/react-2.instructions.md');
+      expect(creates).not.toContain(fifo);
+    }
+    const before = guard(sb);
+    expectOk(await h.call('onboarding_approve', {}));
+    const m = expectOk(await h.call('onboarding_migrate', {}));
+    expect(m).toMatchObject({ migrated: true, verified: true });
+    expect(h.shown).toHaveLength(2);
+    const after = wsDigest(sb.root);
+    expect(after[`${dir}/`]).toBe('dir');
+    expect(after[`${dir}/keep.txt`]).toBe(before.ws[`${dir}/keep.txt`]);
+    if (haveFifo) expect(after[fifo]).toBe(before.ws[fifo]);
+    await expectSafe(h, sb, before, { changed: true });
   });
 });

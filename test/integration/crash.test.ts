@@ -40,7 +40,8 @@ const SPECS = [
 ] as const;
 
 function buildPlan(): Plan {
-  return planFromOps(new Map(FILES.map(([p, b]) => [p, b])), SPECS, [MONO]);
+  // A plan modifies or deletes only files it read: each is one of its sources.
+  return planFromOps(new Map(FILES.map(([p, b]) => [p, b])), SPECS, [MONO, ...SPECS.filter((s) => s.op !== 'create' && s.path !== MONO).map((s) => s.path)]);
 }
 
 let outer: string;

@@ -91,9 +91,11 @@ describe('migrate then rollback is the identity (property, generated workspaces)
             if (e.action === 'delete') specs.push({ op: 'delete', path: `${e.dir}/${e.name}` });
             if (e.action === 'modify') specs.push({ op: 'modify', path: `${e.dir}/${e.name}`, content: e.content });
           }
+          // A plan modifies or deletes only files it read: each is one of its sources.
+          const read = [MONO, ...specs.filter((s) => s.op !== 'create' && s.path !== MONO).map((s) => s.path)];
           for (const c of sc.creates) specs.push({ op: 'create', path: `.github/instructions/${c.sub}${c.slug}.instructions.md`, content: c.content });
           fc.pre(specs.length > 0);
-          const plan = planFromOps(before, specs, [MONO]);
+          const plan = planFromOps(before, specs, read);
           const pre = await tree(root);
           const verify = checkingVerifier(plan, before);
 
@@ -231,7 +233,7 @@ describe('migrate and rollback on a fixed workspace', () => {
         { op: 'create', path: TEST, content: '---\napplyTo: "**/*.test.ts"\n---\n## Testing\r\n- vitest 测试\r\n' },
         { op: 'delete', path: OLD },
       ],
-      [MONO],
+      [MONO, OLD],
     );
 
   it('returns what it wrote and where the backup is, reporting progress', async () => {

@@ -69,7 +69,7 @@ describe('readSnapshot: sources', () => {
 
   it('an empty workspace has no sources', async () => {
     const snap = await readSnapshot(temp());
-    expect(snap).toEqual({ sources: [], refused: [], files: [], filesTruncated: false });
+    expect(snap).toEqual({ sources: [], refused: [], files: [], filesTruncated: false, taken: [] });
   });
 
   it('keeps BOM, CRLF and CJK bytes exactly', async () => {

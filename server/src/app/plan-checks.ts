@@ -14,13 +14,14 @@ import { rel } from '../io/layout.js';
 import type { FormPaths } from '../core/form-render.js';
 import { loadState, workspaceId } from '../io/state.js';
 import { TraceStore, verifyChain } from '../io/traces.js';
+import { rederivePlan } from './rederive.js';
 
-/** The plan named, else the current one. */
+/** The plan named, else the current one, as re-derived from the workspace (a forged or stale plan is refused). */
 export async function resolvePlan(root: string, planId: string | undefined): Promise<{ plan: Plan; state: OnboardingState }> {
   const state = await loadState(root);
   const id = planId ?? state.currentPlan?.planId;
   if (!id) throw new OnboardingError(ErrorCode.PLAN_NOT_FOUND, 'There is no current plan.', { next: 'Run onboarding_propose first.' });
-  return { plan: await loadPlan(root, id), state };
+  return { plan: await rederivePlan(root, await loadPlan(root, id)), state };
 }
 
 /** Refuse when any source file changed since the plan was made. */

@@ -10,6 +10,7 @@ import type { Override, Plan } from '../schemas/plan.js';
 import { readSnapshot } from '../io/snapshot.js';
 import { RealInsideGuard, resolveInside } from '../io/workspace.js';
 import { savePlan } from '../io/plans.js';
+import { VERSION } from '../runtime/version.js';
 import { updateState } from '../io/state.js';
 
 export async function snapshotAndAnalyze(root: string): Promise<{ snapshot: Snapshot; analysis: Analysis }> {
@@ -29,7 +30,7 @@ export async function propose(root: string, overrides: Override[] | undefined, n
       next: 'Check the workspace folder (--workspace, COPILOT_ONBOARDING_WORKSPACE or the client root).',
     });
   }
-  const plan = buildPlan({ snapshot, analysis, overrides: overrides ?? [] });
+  const plan = buildPlan({ snapshot, analysis, overrides: overrides ?? [], toolVersion: VERSION });
   await assertApplicable(root, plan);
   const planFile = await savePlan(root, plan);
   await updateState(

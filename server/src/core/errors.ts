@@ -3,6 +3,8 @@ export const ErrorCode = {
   PLAN_STALE: 'PLAN_STALE',
   PLAN_NOT_FOUND: 'PLAN_NOT_FOUND',
   PLAN_CORRUPT: 'PLAN_CORRUPT',
+  /** The stored plan is not what this version makes from the workspace and the plan's overrides (forged, or made by another version). */
+  PLAN_NOT_DERIVABLE: 'PLAN_NOT_DERIVABLE',
   NOT_APPROVED: 'NOT_APPROVED',
   APPROVAL_EXPIRED: 'APPROVAL_EXPIRED',
   ELICITATION_UNSUPPORTED: 'ELICITATION_UNSUPPORTED',

@@ -34,6 +34,8 @@ export interface BuildPlanInput {
   snapshot: Snapshot;
   analysis: Analysis;
   overrides?: Override[];
+  /** The tool's version, recorded in the plan (a plan is a function of the sources, the overrides and this). */
+  toolVersion?: string;
 }
 
 type Eol = '\n' | '\r\n' | '\r';
@@ -189,7 +191,7 @@ function sectionText(src: Buffer, ranges: readonly ByteRange[]): string {
   return out;
 }
 
-/** Lower-cased slugs of `.github/instructions/<slug>.instructions.md` files that already exist. */
+/** Lower-cased slugs of `.github/instructions/<slug>.instructions.md` that already exist (files, links, folders, FIFOs…). */
 function existingSlugs(snapshot: Snapshot): Set<string> {
   const taken = new Set<string>();
   const prefix = `${INSTRUCTIONS_DIR}/`.toLowerCase();
@@ -202,6 +204,7 @@ function existingSlugs(snapshot: Snapshot): Set<string> {
     }
   };
   for (const f of snapshot.files) consider(f);
+  for (const t of snapshot.taken ?? []) consider(t);
   for (const s of snapshot.sources) consider(s.path);
   for (const r of snapshot.refused) consider(r.path);
   return taken;
@@ -235,6 +238,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
 
   const bodyWithoutProof: Omit<PlanBody, 'lossless' | 'risk' | 'riskReasons'> = {
     format: 'copilot-onboarding/plan@1',
+    ...(input.toolVersion !== undefined ? { toolVersion: input.toolVersion } : {}),
     pattern: analysis.pattern,
     sources: planSources(snapshot),
     sections: decisions.map((d) => planSection(d, groups)),

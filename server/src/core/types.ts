@@ -34,6 +34,8 @@ export interface Snapshot {
   files: string[];
   /** True when the file walk stopped at its cap (the list is partial). */
   filesTruncated: boolean;
+  /** Entries under `.github/instructions` that are neither files nor symlinks (folders, FIFOs, sockets): no plan may create a file there. */
+  taken?: string[];
 }
 
 export interface ByteRange {

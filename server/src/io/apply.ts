@@ -13,6 +13,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
+import { assertConfined } from '../core/confine.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { verifyLossless } from '../core/plan.js';
 import { JOURNAL_FORMAT, type Journal, type JournalOp } from '../schemas/journal.js';
@@ -91,6 +92,7 @@ function checkOperations(plan: Plan): void {
     if (op.op === 'modify' && op.previousSha256 === null) throw bad('does not record the hash of the file it replaces');
     if (op.op === 'create' && op.previousSha256 !== null) throw bad('records a previous hash for a file it creates');
   }
+  assertConfined(plan);
 }
 
 /** Re-read every source and target: refuse if anything differs from what the plan recorded. Returns the source bytes. */

@@ -151,8 +151,10 @@ async function readdirSafe(abs: string): Promise<Dirent[] | null> {
 /**
  * Candidate `.instructions.md` files under `.github/instructions` (recursively; nested
  * symlinked folders are not followed). The folder itself may be a symlink that stays inside.
+ * Entries with such a name that are not files (a folder, a FIFO) go to `taken`: a plan must
+ * not choose them as a destination, since migrate would then refuse them as having appeared.
  */
-async function instructionCandidates(root: string, realRoot: string, refused: RefusedSource[]): Promise<Candidate[]> {
+async function instructionCandidates(root: string, realRoot: string, refused: RefusedSource[], taken: string[]): Promise<Candidate[]> {
   const top = path.join(root, ...INSTRUCTIONS_DIR.split('/'));
   let real: string;
   try {
@@ -172,7 +174,10 @@ async function instructionCandidates(root: string, realRoot: string, refused: Re
     for (const e of entries) {
       const rel = `${relDir}/${e.name}`;
       if (e.isDirectory()) await walk(path.join(absDir, e.name), rel);
-      else if ((e.isFile() || e.isSymbolicLink()) && e.name.endsWith(INSTRUCTIONS_SUFFIX)) out.push({ rel, kind: 'copilot-path' });
+      if (!e.name.toLowerCase().endsWith(INSTRUCTIONS_SUFFIX)) continue;
+      if (e.isFile() || e.isSymbolicLink()) {
+        if (e.name.endsWith(INSTRUCTIONS_SUFFIX)) out.push({ rel, kind: 'copilot-path' });
+      } else taken.push(rel);
     }
   };
   await walk(top, INSTRUCTIONS_DIR);
@@ -254,9 +259,10 @@ export async function readSnapshot(root: string, opts: SnapshotOptions = {}): Pr
   const maxFiles = opts.maxFiles ?? DEFAULT_MAX_FILES;
   const realRoot = await fsp.realpath(root);
   const refused: RefusedSource[] = [];
+  const taken: string[] = [];
 
   const candidates: Candidate[] = [{ rel: REPO_WIDE_PATH, kind: 'copilot-repo' }];
-  candidates.push(...(await instructionCandidates(root, realRoot, refused)));
+  candidates.push(...(await instructionCandidates(root, realRoot, refused, taken)));
   candidates.push(...(await otherAgentCandidates(root)));
 
   const [results, walk] = await Promise.all([
@@ -274,5 +280,5 @@ export async function readSnapshot(root: string, opts: SnapshotOptions = {}): Pr
   const order = (a: { kind: SourceKind; path: string }, b: { kind: SourceKind; path: string }): number => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || byPath(a.path, b.path);
   sources.sort(order);
   refused.sort(order);
-  return { sources, refused, files: walk.files, filesTruncated: walk.truncated };
+  return { sources, refused, files: walk.files, filesTruncated: walk.truncated, taken: taken.sort(byPath) };
 }

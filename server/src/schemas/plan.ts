@@ -74,6 +74,8 @@ export type Override = z.infer<typeof OverrideSchema>;
 
 export const PlanBodySchema = z.object({
   format: z.literal('copilot-onboarding/plan@1'),
+  /** The copilot-onboarding version that made the plan: another version may derive another plan from the same files. */
+  toolVersion: z.string().optional(),
   pattern: z.enum(['clean', 'structured', 'unstructured', 'messy', 'migrated']),
   sources: z.array(z.object({ path: z.string(), kind: z.string(), size: z.number().int(), sha256: z.string() })),
   sections: z.array(PlanSectionSchema),
