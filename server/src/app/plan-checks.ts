@@ -12,6 +12,7 @@ import { readSnapshot } from '../io/snapshot.js';
 import { loadPlan } from '../io/plans.js';
 import { loadState } from '../io/state.js';
 import { TraceStore, verifyChain } from '../io/traces.js';
+import { startedMigrationIds } from '../io/recovery.js';
 
 /** The plan named, else the current one. */
 export async function resolvePlan(root: string, planId: string | undefined): Promise<{ plan: Plan; state: OnboardingState }> {
@@ -47,7 +48,7 @@ export async function checkApproval(root: string, plan: Plan, ttlMs: number, now
   }
   const all = await new TraceStore(root, 'elicitation').list();
   const traces = all.filter((t): t is { file: string; record: ElicitationTrace; error: null } => t.record !== null);
-  const res = findApproval(plan, traces, now, ttlMs);
+  const res = findApproval(plan, traces, now, ttlMs, await startedMigrationIds(root));
   if (!res.ok) throw res.error;
   return res;
 }
