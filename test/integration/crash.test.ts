@@ -11,6 +11,7 @@
  * workspace must work normally.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,7 +24,7 @@ import type { Plan } from '../../server/src/schemas/plan.js';
 import { workspaceStatus } from '../../server/src/app/status.js';
 import { prepareRollback } from '../../server/src/app/rollback.js';
 import { runCli } from '../../server/src/cli/program.js';
-import { planFromOps, runCrashRunner, treeDigest as tree, writeFileIn, type RunnerResult } from '../helpers/fixtures.js';
+import { builtDist, planFromOps, runCrashRunner, treeDigest as tree, writeFileIn, type RunnerResult } from '../helpers/fixtures.js';
 
 type RunOut = { ok: boolean; code?: string; message?: string; result?: unknown };
 
@@ -320,6 +321,28 @@ describe('the runner without a crash point', () => {
     expect(r.out, r.stderr).toMatchObject({ ok: true });
     expect(await tree(root)).toEqual(PRE);
     expect((await run('recover', root, {})).out).toMatchObject({ ok: true, result: { status: 'none' } });
+  });
+
+  it('`serve` recovers at start, before the first request: the tree and the state record are finished', async () => {
+    const root = await freshWorkspace();
+    await migrate(root, PLAN, { migrationId: 'm1', crashAt: () => undefined });
+    expect((await run('rollback', root, { migrationId: 'm1' }, 'rb-restored-2')).signal).toBe('SIGKILL');
+    const child = spawn(process.execPath, [path.join(builtDist(), 'index.js'), 'serve', '--workspace', root], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, COPILOT_ONBOARDING_CRASH_AT: '' } });
+    let err = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (c: Buffer) => {
+        err += c.toString();
+        if (err.includes('serving on stdio')) resolve();
+      });
+      child.on('exit', () => reject(new Error(`serve exited: ${err}`)));
+    });
+    child.stdin.end();
+    expect(err).toMatch(/recovery at start: An interrupted rollback of migration m1 was completed/);
+    expect(existsSync(journalPath(root))).toBe(false);
+    expect(await tree(root)).toEqual(PRE);
+    const st = await workspaceStatus(root, 60_000);
+    expect(st).toMatchObject({ status: 'rolled-back', recovered: null, pendingRecovery: null, rollbackAvailable: false });
+    expect(st.lastMigration?.rolledBackAt).not.toBeNull();
   });
 
   it('a crash, then recovery in a fresh child process (as at server start)', async () => {
