@@ -229,7 +229,7 @@ const TAMPERINGS: Array<{
 // ---------------------------------------------------------------------------------------------
 
 describe('copilot-onboarding status', () => {
-  const KEYS = ['approval', 'backup', 'currentPlan', 'lastMigration', 'pattern', 'pendingRecovery', 'rollbackAvailable', 'stateError', 'status', 'workspace'];
+  const KEYS = ['approval', 'backup', 'currentPlan', 'lastMigration', 'pattern', 'pendingRecovery', 'recovered', 'rollbackAvailable', 'stateError', 'status', 'workspace'];
 
   it('--json on an empty workspace: a stable envelope and shape', async () => {
     const root = ws();
@@ -248,6 +248,7 @@ describe('copilot-onboarding status', () => {
       lastMigration: null,
       backup: null,
       rollbackAvailable: false,
+      recovered: null,
       pendingRecovery: null,
     });
     // Status reads only: it creates no state folder.

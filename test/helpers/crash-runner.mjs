@@ -6,6 +6,8 @@
  *
  *   node crash-runner.mjs migrate  <root> <job.json>   job: { plan, migrationId }
  *   node crash-runner.mjs rollback <root> <job.json>   job: { migrationId }
+ *   node crash-runner.mjs cycle    <root> <job.json>   job: { plan, prefix }
+ *     (prints "ready" once loaded, then migrates and rolls back in a loop until killed)
  *   node crash-runner.mjs recover  <root>
  *   node crash-runner.mjs lock     <root> <job.json>   job: { startAt, holdMs, releaseFile?, die? }
  *     (with releaseFile, the lock is held until that file exists, at most holdMs, default 10 s)
@@ -38,6 +40,16 @@ try {
   } else if (mode === 'rollback') {
     const m = await load('testing/crash.js');
     print({ ok: true, result: await m.rollback(root, job.migrationId) });
+  } else if (mode === 'cycle') {
+    // For kills at random moments: migrate, roll back, migrate… with fresh ids until killed.
+    const { migrate } = await load('testing/crash.js');
+    const { rollback } = await load('testing/crash.js');
+    print({ ready: true });
+    for (let i = 1; ; i++) {
+      const migrationId = `${job.prefix}-${i}`;
+      await migrate(root, job.plan, { migrationId });
+      await rollback(root, migrationId);
+    }
   } else if (mode === 'recover') {
     const m = await load('testing/crash.js');
     print({ ok: true, result: await m.recoverInterrupted(root) });

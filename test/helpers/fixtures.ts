@@ -116,9 +116,15 @@ export interface RunnerResult<Out> {
 /**
  * Run test/helpers/crash-runner.mjs `mode` on `root` in a child process that imports builtDist(),
  * with `job` written to `jobFile` first. With `crashAt`, the child SIGKILLs itself at that point
- * (COPILOT_ONBOARDING_CRASH_AT); without it, no crash point is inherited.
+ * (COPILOT_ONBOARDING_CRASH_AT); without it, no crash point is inherited. With `killAfterReadyMs`,
+ * the child is sent SIGKILL that long after it printed its first line (a kill at a random moment).
  */
-export function runCrashRunner<Out>(mode: string, root: string, job: unknown, opts: { jobFile: string; crashAt?: string | undefined }): Promise<RunnerResult<Out>> {
+export function runCrashRunner<Out>(
+  mode: string,
+  root: string,
+  job: unknown,
+  opts: { jobFile: string; crashAt?: string | undefined; killAfterReadyMs?: number },
+): Promise<RunnerResult<Out>> {
   const env = { ...process.env, COPILOT_ONBOARDING_DIST: builtDist() } as Record<string, string>;
   if (opts.crashAt) env.COPILOT_ONBOARDING_CRASH_AT = opts.crashAt;
   else delete env.COPILOT_ONBOARDING_CRASH_AT;
@@ -127,7 +133,11 @@ export function runCrashRunner<Out>(mode: string, root: string, job: unknown, op
     const child = spawn(process.execPath, [path.join(REPO, 'test/helpers/crash-runner.mjs'), mode, root, opts.jobFile], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stdout.on('data', (c: Buffer) => {
+      const first = stdout === '';
+      stdout += c.toString();
+      if (first && opts.killAfterReadyMs !== undefined) setTimeout(() => child.kill('SIGKILL'), opts.killAfterReadyMs);
+    });
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     child.on('error', reject);
     child.on('close', (code, signal) => {

@@ -3,9 +3,16 @@
  * BUILT code with COPILOT_ONBOARDING_CRASH_AT=<point>, and SIGKILLs itself there. Then
  * recoverInterrupted runs, and the workspace (outside .copilot-state) must be byte-identical
  * to the state before the migration — or, once the journal said `done`, to the migrated
- * state — and the recovery must say which. After recovery the workspace must work normally.
+ * state — and the recovery must say which. The state record must agree with the tree: after a
+ * restart (status, which recovers first), status, the rollback gate (what onboarding_rollback
+ * and `copilot-onboarding rollback` resolve) and `copilot-onboarding status` all say
+ * "migrated, rollback available" exactly when the tree is the migrated one. The same holds at
+ * random kill moments of a process that migrates and rolls back in a loop. After recovery the
+ * workspace must work normally.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { PassThrough } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,12 +21,84 @@ import { migrate } from '../../server/src/io/apply.js';
 import { recoverInterrupted } from '../../server/src/io/recovery.js';
 import { rollback } from '../../server/src/io/rollback.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
-import { planFromOps, runCrashRunner, treeDigest as tree, writeFileIn, type RunnerResult } from '../helpers/fixtures.js';
+import { workspaceStatus } from '../../server/src/app/status.js';
+import { prepareRollback } from '../../server/src/app/rollback.js';
+import { runCli } from '../../server/src/cli/program.js';
+import { builtDist, planFromOps, runCrashRunner, treeDigest as tree, writeFileIn, type RunnerResult } from '../helpers/fixtures.js';
 
 type RunOut = { ok: boolean; code?: string; message?: string; result?: unknown };
 
-function run(mode: string, root: string, job: unknown, crashAt?: string): Promise<RunnerResult<RunOut>> {
-  return runCrashRunner<RunOut>(mode, root, job, { jobFile: path.join(path.dirname(root), `${path.basename(root)}-${mode}.json`), crashAt });
+function run(mode: string, root: string, job: unknown, crashAt?: string, killAfterReadyMs?: number): Promise<RunnerResult<RunOut>> {
+  return runCrashRunner<RunOut>(mode, root, job, {
+    jobFile: path.join(path.dirname(root), `${path.basename(root)}-${mode}.json`),
+    crashAt,
+    ...(killAfterReadyMs !== undefined ? { killAfterReadyMs } : {}),
+  });
+}
+
+async function cli(args: string[]): Promise<{ code: number; json: { ok: boolean; data?: Record<string, unknown>; error?: { code: string } } }> {
+  let out = '';
+  const stdout = new PassThrough();
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const stdin = new PassThrough();
+  stdin.end();
+  const code = await runCli({ argv: ['node', 'copilot-onboarding', ...args], cwd: process.cwd(), env: {}, stdout, stderr: new PassThrough(), stdin, isTTY: false });
+  return { code, json: JSON.parse(out) };
+}
+
+/**
+ * Restart after a kill: status (which recovers first), then what every channel says. `tree` is
+ * which state the files are in; `live` is the migration each channel would roll back (null:
+ * none), and must be the same everywhere: the id when the tree is migrated, null when not.
+ */
+interface Agreement {
+  tree: 'pre' | 'post' | 'other';
+  recovered: string | null;
+  status: string;
+  statusLive: string | null;
+  gateLive: string | null;
+  cliStatusLive: string | null;
+  cliRollbackLive: string | null;
+}
+
+async function restartAndAsk(root: string): Promise<Agreement> {
+  const st = await workspaceStatus(root, 60_000);
+  const now = JSON.stringify(await tree(root));
+  const which = now === JSON.stringify(PRE) ? 'pre' : now === JSON.stringify(POST) ? 'post' : 'other';
+  const live = (s: { lastMigration: { migrationId: string; rolledBackAt: string | null } | null; rollbackAvailable: boolean }) =>
+    s.rollbackAvailable && s.lastMigration && s.lastMigration.rolledBackAt === null ? s.lastMigration.migrationId : null;
+  let gateLive: string | null = null;
+  try {
+    gateLive = (await prepareRollback(root, undefined)).migrationId;
+  } catch (e) {
+    expect((e as { code?: string }).code).toBe('NO_MIGRATION');
+  }
+  const cs = await cli(['status', '--json', '-w', root]);
+  const cr = await cli(['rollback', '--json', '-w', root]);
+  // No TTY and no --yes: the CLI rollback is refused after naming the migration, or finds none.
+  const cliRollbackLive = cr.json.error ? (cr.json.error.code === 'NO_MIGRATION' ? null : `error ${cr.json.error.code}`) : ((cr.json.data?.migrationId as string | undefined) ?? 'missing');
+  return {
+    tree: which,
+    recovered: st.recovered,
+    status: st.status,
+    statusLive: live(st),
+    gateLive,
+    cliStatusLive: live(cs.json.data as never),
+    cliRollbackLive,
+  };
+}
+
+/** Every channel agrees with the tree. */
+function expectAgree(a: Agreement, why: string): void {
+  expect(a.tree, `${why}: the tree is neither the pre- nor the post-migration state`).not.toBe('other');
+  if (a.tree === 'post') {
+    expect(a.status, why).toBe('migrated');
+    expect(a.statusLive, why).not.toBeNull();
+  } else {
+    expect(a.status, why).not.toBe('migrated');
+    expect(a.statusLive, why).toBeNull();
+  }
+  expect({ gate: a.gateLive, cliStatus: a.cliStatusLive, cliRollback: a.cliRollbackLive }, why).toEqual({ gate: a.statusLive, cliStatus: a.statusLive, cliRollback: a.statusLive });
 }
 
 // ---- the scenario: one monolith split in three, one more file modified, one deleted -------------
@@ -96,6 +175,7 @@ const MIGRATE_POINTS: Array<[string, 'pre' | 'post', string]> = [
   ['dirs-synced', 'pre', 'rolled-back'],
   ['verified', 'pre', 'rolled-back'],
   ['journal-done-written', 'post', 'clean'],
+  ['state-recorded', 'post', 'clean'],
   ['cleanup-done', 'post', 'clean'],
   ['journal-cleared', 'post', 'none'],
 ];
@@ -113,19 +193,20 @@ const ROLLBACK_POINTS: Array<[string, 'pre' | 'post', string]> = [
   ['rb-removed-2', 'pre', 'completed-rollback'],
   ['rb-sidecars-swept', 'pre', 'completed-rollback'],
   ['rb-dirs-removed', 'pre', 'completed-rollback'],
+  ['rb-state-recorded', 'pre', 'completed-rollback'],
   ['rb-journal-cleared', 'pre', 'none'],
 ];
 
 describe('kill -9 at every step of migrate, then recover', () => {
-  const results = new Map<string, { signal: string | null; status: string; message: string; same: boolean; after: string }>();
+  const results = new Map<string, { signal: string | null; agree: Agreement; again: string; same: boolean; after: string }>();
 
   beforeAll(async () => {
     await pool(MIGRATE_POINTS, 4, async ([point, expected]) => {
       const root = await freshWorkspace();
       const r = await run('migrate', root, { plan: PLAN, migrationId: `m-${point}` }, point);
-      const rec = await recoverInterrupted(root);
-      const now = await tree(root);
-      const same = JSON.stringify(now) === JSON.stringify(expected === 'pre' ? PRE : POST);
+      const agree = await restartAndAsk(root);
+      const again = (await recoverInterrupted(root)).status;
+      const same = agree.tree === expected;
       // The workspace works afterwards: migrate again (pre) or roll back (post), both ending consistent.
       let after = '';
       if (expected === 'pre') {
@@ -136,45 +217,98 @@ describe('kill -9 at every step of migrate, then recover', () => {
         after = JSON.stringify(await tree(root)) === JSON.stringify(PRE) ? 'rolled-back' : 'wrong';
       }
       if (existsSync(journalPath(root))) after += ' journal-left';
-      results.set(point, { signal: r.signal, status: rec.status, message: rec.message, same, after });
+      results.set(point, { signal: r.signal, agree, again, same, after });
     });
-  }, 60_000);
+  }, 120_000);
 
-  it.each(MIGRATE_POINTS)('%s → killed, recovered to the %s-migration state (%s)', (point, expected, status) => {
+  it.each(MIGRATE_POINTS)('%s → killed, recovered to the %s-migration state (%s); status, rollback and the CLI agree', (point, expected, status) => {
     const r = results.get(point)!;
     expect(r.signal, `the runner was not killed at ${point}`).toBe('SIGKILL');
-    expect(r.status).toBe(status);
     expect(r.same, `workspace after recovery differs from the ${expected}-state`).toBe(true);
-    if (status === 'rolled-back') expect(r.message).toMatch(/exactly as before/);
-    if (status === 'clean') expect(r.message).toMatch(/as migrated/);
+    expectAgree(r.agree, point);
+    // status recovered first and said what it did; nothing is left for the next caller.
+    if (status === 'none') expect(r.agree.recovered).toBeNull();
+    if (status === 'rolled-back') expect(r.agree.recovered).toMatch(/exactly as before/);
+    if (status === 'clean') expect(r.agree.recovered).toMatch(/as migrated/);
+    expect(r.again).toBe('none');
     expect(r.after).toBe(expected === 'pre' ? 'migrated' : 'rolled-back');
   });
 });
 
 describe('kill -9 at every step of rollback, then recover', () => {
-  const results = new Map<string, { signal: string | null; status: string; message: string; same: boolean; final: boolean }>();
+  const results = new Map<string, { signal: string | null; agree: Agreement; rolledBackAt: string | null; same: boolean; final: boolean }>();
 
   beforeAll(async () => {
     await pool(ROLLBACK_POINTS, 4, async ([point, expected]) => {
       const root = await freshWorkspace();
       await migrate(root, PLAN, { migrationId: 'm1', crashAt: () => undefined });
       const r = await run('rollback', root, { migrationId: 'm1' }, point);
-      const rec = await recoverInterrupted(root);
-      const same = JSON.stringify(await tree(root)) === JSON.stringify(expected === 'pre' ? PRE : POST);
+      const agree = await restartAndAsk(root);
+      const rolledBackAt = (await workspaceStatus(root, 60_000)).lastMigration?.rolledBackAt ?? null;
+      const same = agree.tree === expected;
       // Running the rollback (again) always ends at the pre-migration state.
       await rollback(root, 'm1', { crashAt: () => undefined });
       const final = JSON.stringify(await tree(root)) === JSON.stringify(PRE) && !existsSync(journalPath(root));
-      results.set(point, { signal: r.signal, status: rec.status, message: rec.message, same, final });
+      results.set(point, { signal: r.signal, agree, rolledBackAt, same, final });
     });
-  }, 60_000);
+  }, 120_000);
 
-  it.each(ROLLBACK_POINTS)('%s → killed, recovered to the %s-migration state (%s)', (point, expected, status) => {
+  it.each(ROLLBACK_POINTS)('%s → killed, recovered to the %s-migration state (%s); status, rollback and the CLI agree', (point, expected, status) => {
     const r = results.get(point)!;
     expect(r.signal, `the runner was not killed at ${point}`).toBe('SIGKILL');
-    expect(r.status).toBe(status);
     expect(r.same, `workspace after recovery differs from the ${expected}-state`).toBe(true);
-    if (status === 'completed-rollback') expect(r.message).toMatch(/as it was before that migration/);
+    expectAgree(r.agree, point);
+    if (status === 'none') expect(r.agree.recovered).toBeNull();
+    if (status === 'completed-rollback') expect(r.agree.recovered).toMatch(/as it was before that migration/);
+    // A rolled-back tree is recorded as such: status rolled-back, rolledBackAt set (no false "rollback available").
+    if (expected === 'pre') {
+      expect(r.agree.status).toBe('rolled-back');
+      expect(r.rolledBackAt).not.toBeNull();
+    }
     expect(r.final).toBe(true);
+  });
+});
+
+describe('kill -9 at random moments of a process that migrates and rolls back in a loop', () => {
+  // At least 100 kills; each lands somewhere in the first migrate/rollback cycles of a fresh child.
+  const KILLS = Math.max(100, Number(process.env.COPILOT_ONBOARDING_RANDOM_KILLS ?? 100));
+  const seed = Number(process.env.COPILOT_ONBOARDING_KILL_SEED ?? Date.now() % 1_000_000);
+  const results: Array<{ delayMs: number; signal: string | null; agree: Agreement | null; error: string | null }> = [];
+  let windowMs = 0;
+
+  beforeAll(async () => {
+    // One cycle in this process sets the window the kill moments are drawn from (a child, cold, is slower).
+    const probe = await freshWorkspace();
+    const t0 = performance.now();
+    await migrate(probe, PLAN, { migrationId: 'probe', crashAt: () => undefined });
+    await rollback(probe, 'probe', { crashAt: () => undefined });
+    windowMs = Math.max(20, Math.round(3 * (performance.now() - t0)));
+    let x = seed || 1;
+    const rand = () => ((x = (x * 48271) % 2147483647) / 2147483647);
+    const delays = Array.from({ length: KILLS }, () => Math.floor(rand() * windowMs));
+    await pool(delays, 4, async (delayMs) => {
+      const root = await freshWorkspace();
+      const r = await run('cycle', root, { plan: PLAN, prefix: 'loop' }, undefined, delayMs);
+      try {
+        results.push({ delayMs, signal: r.signal, agree: await restartAndAsk(root), error: null });
+      } catch (e) {
+        results.push({ delayMs, signal: r.signal, agree: null, error: (e as Error).message });
+      }
+    });
+  }, 300_000);
+
+  it(`after every kill the tree is exactly pre or post, and status, rollback and the CLI agree with it`, () => {
+    expect(results.length).toBe(KILLS);
+    for (const r of results) {
+      const why = `kill ${r.delayMs} ms after start (window ${windowMs} ms, seed ${seed})`;
+      expect(r.signal, why).toBe('SIGKILL');
+      expect(r.error, why).toBeNull();
+      expectAgree(r.agree!, why);
+    }
+    // The kills landed on both sides, and some mid-operation (recovery had work to do).
+    expect(results.some((r) => r.agree?.tree === 'pre')).toBe(true);
+    expect(results.some((r) => r.agree?.tree === 'post')).toBe(true);
+    expect(results.some((r) => r.agree?.recovered !== null)).toBe(true);
   });
 });
 
@@ -188,6 +322,28 @@ describe('the runner without a crash point', () => {
     expect(r.out, r.stderr).toMatchObject({ ok: true });
     expect(await tree(root)).toEqual(PRE);
     expect((await run('recover', root, {})).out).toMatchObject({ ok: true, result: { status: 'none' } });
+  });
+
+  it('`serve` recovers at start, before the first request: the tree and the state record are finished', async () => {
+    const root = await freshWorkspace();
+    await migrate(root, PLAN, { migrationId: 'm1', crashAt: () => undefined });
+    expect((await run('rollback', root, { migrationId: 'm1' }, 'rb-restored-2')).signal).toBe('SIGKILL');
+    const child = spawn(process.execPath, [path.join(builtDist(), 'index.js'), 'serve', '--workspace', root], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, COPILOT_ONBOARDING_CRASH_AT: '' } });
+    let err = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (c: Buffer) => {
+        err += c.toString();
+        if (err.includes('serving on stdio')) resolve();
+      });
+      child.on('exit', () => reject(new Error(`serve exited: ${err}`)));
+    });
+    child.stdin.end();
+    expect(err).toMatch(/recovery at start: An interrupted rollback of migration m1 was completed/);
+    expect(existsSync(journalPath(root))).toBe(false);
+    expect(await tree(root)).toEqual(PRE);
+    const st = await workspaceStatus(root, 60_000);
+    expect(st).toMatchObject({ status: 'rolled-back', recovered: null, pendingRecovery: null, rollbackAvailable: false });
+    expect(st.lastMigration?.rolledBackAt).not.toBeNull();
   });
 
   it('a crash, then recovery in a fresh child process (as at server start)', async () => {

@@ -13,6 +13,7 @@ import { journalPath, writeJournal } from '../../server/src/io/journal.js';
 import { acquireLock } from '../../server/src/io/lock.js';
 import { migrate, type OutputVerifier } from '../../server/src/io/apply.js';
 import { pendingRecovery, recoverInterrupted } from '../../server/src/io/recovery.js';
+import { loadState } from '../../server/src/io/state.js';
 import { editedSinceMigration, rollback } from '../../server/src/io/rollback.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
 import { planFromOps, sha, treeDigest as tree, writeFileIn as write, type OpSpec } from '../helpers/fixtures.js';
@@ -251,9 +252,10 @@ describe('migrate and rollback on a fixed workspace', () => {
     expect(steps.length).toBeGreaterThan(4);
     expect(steps.map((s) => s[1])).toEqual(steps.map((_, i) => i + 1));
     expect(steps.at(-1)![1]).toBe(steps.at(-1)![2]);
-    // No side files or lock remain.
+    // No side files or lock remain; the migration is recorded (before its journal was cleared).
     expect((await fsp.readdir(path.join(root, '.github'))).sort()).toEqual(['copilot-instructions.md', 'instructions']);
-    expect((await fsp.readdir(path.join(root, '.copilot-state'))).sort()).toEqual(['backups']);
+    expect((await fsp.readdir(path.join(root, '.copilot-state'))).sort()).toEqual(['backups', 'onboarding.json']);
+    expect(await loadState(root)).toMatchObject({ status: 'migrated', migrations: [{ migrationId: 'm1', planId: p.planId, rolledBackAt: null }] });
     expect(await pendingRecovery(root)).toBeNull();
   });
 

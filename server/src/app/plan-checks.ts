@@ -15,6 +15,7 @@ import type { FormPaths } from '../core/form-render.js';
 import { loadState, workspaceId } from '../io/state.js';
 import { TraceStore, verifyChain } from '../io/traces.js';
 import { rederivePlan } from './rederive.js';
+import { startedMigrationIds } from '../io/recovery.js';
 
 /** The plan named, else the current one, as re-derived from the workspace (a forged or stale plan is refused). */
 export async function resolvePlan(root: string, planId: string | undefined): Promise<{ plan: Plan; state: OnboardingState }> {
@@ -50,7 +51,7 @@ export async function checkApproval(root: string, plan: Plan, ttlMs: number, now
   }
   const all = await new TraceStore(root, 'elicitation').list();
   const traces = all.filter((t): t is { file: string; record: ElicitationTrace; error: null } => t.record !== null);
-  const res = findApproval(plan, traces, now, ttlMs, await workspaceId(root));
+  const res = findApproval(plan, traces, now, ttlMs, await workspaceId(root), await startedMigrationIds(root));
   if (!res.ok) throw res.error;
   return res;
 }

@@ -1,11 +1,10 @@
 /**
- * Crash recovery, run before every gate and at start: finish or undo an interrupted migration or
- * rollback, and record what it reached in onboarding.json.
+ * Crash recovery, run at server start, in status and before every gate: finish or undo an
+ * interrupted migration or rollback. Recovery records every outcome it reaches in
+ * onboarding.json itself (io/recovery), before it clears the journal.
  */
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { recoverInterrupted } from '../io/recovery.js';
-import { backupRelPaths, readManifest } from '../io/backup.js';
-import { updateState } from '../io/state.js';
 
 export interface Recovery {
   status: string;
@@ -20,30 +19,18 @@ export async function recover(root: string): Promise<Recovery | null> {
   if (r.status === 'busy') {
     throw new OnboardingError(ErrorCode.BUSY, r.message, { next: 'Wait for the running migration or rollback to finish, then try again.' });
   }
-  if (r.status === 'clean' && r.migrationId) await recordFinishedMigration(root, r.migrationId);
   return { status: r.status, migrationId: r.migrationId ?? null, message: r.message };
 }
 
 /**
- * A migration that finished on disk but died before onboarding.json was updated: record it from
- * its manifest so that status shows it and rollback finds it without an explicit id.
+ * Recovery at server start, before the first request: never fails the start (a busy lock or an
+ * unusable backup is reported through `report` and again by status and every gate).
  */
-async function recordFinishedMigration(root: string, migrationId: string): Promise<void> {
-  const manifest = await readManifest(root, migrationId);
-  const rel = backupRelPaths(migrationId);
-  await updateState(root, (s) => {
-    if (s.migrations.some((m) => m.migrationId === migrationId)) return;
-    s.status = 'migrated';
-    s.approval = null;
-    s.migrations.push({
-      migrationId,
-      planId: manifest.planId,
-      planSha256: manifest.planSha256,
-      migratedAt: manifest.createdAt,
-      backup: rel.archive,
-      manifest: rel.manifest,
-      written: manifest.written.map((w) => ({ path: w.path, op: w.op })),
-      rolledBackAt: null,
-    });
-  });
+export async function recoverAtStart(root: string, report: (message: string) => void): Promise<void> {
+  try {
+    const r = await recover(root);
+    if (r) report(`recovery at start: ${r.message}`);
+  } catch (e) {
+    report(`recovery at start did not complete: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }

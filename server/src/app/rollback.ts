@@ -28,24 +28,38 @@ export interface PreparedRollback {
   message: string;
 }
 
-/** The migration to undo: the one named, else the last one not rolled back. */
+/**
+ * The migration to undo: the newest one not rolled back. An explicit id must name that one:
+ * Security: restoring an older or already rolled-back migration's backup would overwrite a
+ * newer migration's files (or files written since) with bytes nobody asked for.
+ */
 export async function resolveMigrationId(root: string, migrationId: string | undefined): Promise<string> {
-  if (migrationId) {
-    if (!MigrationIdSchema.safeParse(migrationId).success) {
-      throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${migrationId}" is not a migration id.`, { next: 'Use the migrationId returned by onboarding_migrate (see copilot-onboarding status).' });
-    }
-    return migrationId;
+  if (migrationId !== undefined && !MigrationIdSchema.safeParse(migrationId).success) {
+    throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${migrationId}" is not a migration id.`, { next: 'Use the migrationId returned by onboarding_migrate (see copilot-onboarding status).' });
   }
+  const newest = await newestLiveMigration(root);
+  if (newest === null) {
+    throw new OnboardingError(ErrorCode.NO_MIGRATION, `There is no migration to roll back${migrationId ? ` (${migrationId} is not a live migration)` : ''}.`, { next: 'Nothing to do.' });
+  }
+  if (migrationId !== undefined && migrationId !== newest) {
+    throw new OnboardingError(
+      ErrorCode.NO_MIGRATION,
+      `Migration ${migrationId} cannot be rolled back: only the newest migration not yet rolled back (${newest}) can be. Nothing was changed.`,
+      { next: `Roll back ${newest} (omit the id), or restore older files from version control.` },
+    );
+  }
+  return newest;
+}
+
+/** The newest migration with rolledBackAt unset; when onboarding.json is unreadable, the newest manifest on disk. */
+async function newestLiveMigration(root: string): Promise<string | null> {
   try {
     const state = await loadState(root);
-    const last = [...state.migrations].reverse().find((m) => m.rolledBackAt === null);
-    if (last) return last.migrationId;
-    throw new OnboardingError(ErrorCode.NO_MIGRATION, 'There is no migration to roll back.', { next: 'Nothing to do.' });
+    const last = state.migrations[state.migrations.length - 1];
+    return last && last.rolledBackAt === null ? last.migrationId : null;
   } catch (e) {
     if (!(e instanceof OnboardingError) || e.code !== ErrorCode.STATE_CORRUPT) throw e;
-    // onboarding.json is unreadable: fall back to the newest manifest on disk.
-    const dir = backupsDir(root);
-    const manifests = (await fsp.readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.manifest.json')).sort();
+    const manifests = (await fsp.readdir(backupsDir(root)).catch(() => [] as string[])).filter((f) => f.endsWith('.manifest.json')).sort();
     const newest = manifests[manifests.length - 1];
     if (!newest) throw e;
     return newest.replace(/\.manifest\.json$/, '');
@@ -73,19 +87,8 @@ export async function commitRollback(
   prep: PreparedRollback,
   opts: { onProgress?: ((step: string, done: number, total: number) => void) | undefined; now?: (() => number) | undefined } = {},
 ): Promise<{ restored: string[]; removed: string[] }> {
-  await rollback(root, prep.migrationId, opts.onProgress ? { onProgress: opts.onProgress } : {});
-  try {
-    await updateState(root, (s) => {
-      const m = s.migrations.find((x) => x.migrationId === prep.migrationId);
-      if (m) m.rolledBackAt = new Date((opts.now ?? Date.now)()).toISOString();
-      s.status = 'rolled-back';
-      s.currentPlan = null;
-      s.approval = null;
-    });
-  } catch (e) {
-    // The files are restored; a corrupt onboarding.json is reported, not fatal.
-    if (!(e instanceof OnboardingError && e.code === ErrorCode.STATE_CORRUPT)) throw e;
-  }
+  // io/rollback records the outcome in onboarding.json (rolledBackAt, status) before it clears its journal.
+  await rollback(root, prep.migrationId, { ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), now: new Date((opts.now ?? Date.now)()) });
   return { restored: prep.restore, removed: prep.remove };
 }
 

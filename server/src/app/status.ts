@@ -1,9 +1,15 @@
-/** The workspace status shown by onboarding_status and `copilot-onboarding status`. Reads only. */
+/**
+ * The workspace status shown by onboarding_status and `copilot-onboarding status`. It first
+ * finishes any interrupted migration or rollback (as every gate does) and says what it did in
+ * `recovered`, so the status it reports is the state the next gate will see; otherwise it
+ * reads only.
+ */
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { loadPlan } from '../io/plans.js';
 import { loadState } from '../io/state.js';
 import { readManifest, verifyBackup } from '../io/backup.js';
 import { pendingRecovery } from '../io/recovery.js';
+import { recover } from './recover.js';
 import { checkApproval } from './plan-checks.js';
 import type { OnboardingState } from '../schemas/state.js';
 
@@ -17,10 +23,19 @@ export interface WorkspaceStatus {
   lastMigration: { migrationId: string; planId: string; migratedAt: string; rolledBackAt: string | null; files: number } | null;
   backup: { migrationId: string; ok: boolean; reason: string | null } | null;
   rollbackAvailable: boolean;
+  /** What recovery did before this status was read, or null when nothing was interrupted. */
+  recovered: string | null;
   pendingRecovery: string | null;
 }
 
 export async function workspaceStatus(root: string, ttlMs: number, now = new Date()): Promise<WorkspaceStatus> {
+  let recovered: string | null = null;
+  try {
+    recovered = (await recover(root))?.message ?? null;
+  } catch (e) {
+    // Busy, or a journal or backup that recovery cannot use: pendingRecovery below says which.
+    if (!(e instanceof OnboardingError)) throw e;
+  }
   const out: WorkspaceStatus = {
     workspace: root,
     status: 'new',
@@ -31,6 +46,7 @@ export async function workspaceStatus(root: string, ttlMs: number, now = new Dat
     lastMigration: null,
     backup: null,
     rollbackAvailable: false,
+    recovered,
     pendingRecovery: await pendingRecovery(root),
   };
   let state: OnboardingState;

@@ -3,6 +3,7 @@ import { createLogger } from '../runtime/log.js';
 import { createServer } from '../mcp/server.js';
 import { guardedStdioTransport } from '../mcp/stdio-transport.js';
 import { VERSION } from '../runtime/version.js';
+import { recoverAtStart } from '../app/recover.js';
 
 /**
  * `copilot-onboarding serve`: MCP over stdio. Nothing but JSON-RPC is written to stdout, and
@@ -30,6 +31,7 @@ export async function serve(opts: { workspace?: string | undefined; cwd: string;
   process.stdin.on('close', () => shutdown('stdin closed'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  await recoverAtStart(workspace ?? opts.cwd, (m) => log.log('info', m));
   await mcp.connect(transport);
   log.log('info', `serving on stdio (version ${VERSION})`, { workspace: workspace ?? `(client roots, else ${opts.cwd})` });
 }

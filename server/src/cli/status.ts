@@ -24,6 +24,7 @@ export function statusLines(st: WorkspaceStatus): string[] {
     }`,
     `Backup:             ${st.backup ? (st.backup.ok ? `ok (${st.backup.migrationId})` : `PROBLEM (${st.backup.migrationId}): ${st.backup.reason ?? 'unknown'}`) : 'none'}`,
     `Rollback available: ${st.rollbackAvailable ? 'yes (copilot-onboarding rollback)' : 'no'}`,
+    ...(st.recovered ? [`Recovered:          ${st.recovered}`] : []),
     ...(st.pendingRecovery ? [`Pending recovery:   ${st.pendingRecovery}`] : []),
   ];
 }

@@ -2,7 +2,10 @@
  * Pure gate logic for approve / migrate / rollback: the form fields the human answers (the
  * text they read is core/form-render) and the rule that decides whether a plan is approved. An approval exists only as an `approved`
  * approve-trace for the plan's SHA-256 in an intact chain, not yet used by a migration and
- * not expired — onboarding.json is a cache of that, never the proof.
+ * not expired — onboarding.json is a cache of that, never the proof. An approval is used by
+ * a later `approved` migrate trace only when the migration that trace names started (its
+ * backup, state record or journal exists): a migrate refused after the human confirmed,
+ * before it changed anything, leaves the approval valid.
  */
 import type { ElicitationTrace } from '../schemas/trace.js';
 import type { Plan } from '../schemas/plan.js';
@@ -37,13 +40,21 @@ export type ApprovalCheck =
 
 /**
  * Decide from the (verified) trace chain whether `plan` is approved at `now` in the workspace
- * `workspaceId`. `traces` must come from a chain that verified intact.
+ * `workspaceId`. `traces` must come from a chain that verified intact; `started` holds the ids
+ * of every migration that began writing (a backup, a state record or the journal names it).
  *
  * Security: an approval counts only in the workspace it was given in (a copied trace folder
  * carries another id) and only until the earlier of its sealed `expires_at` and its timestamp
  * plus the TTL configured now. Old-format (@1) approvals carry neither and are not honoured.
  */
-export function findApproval(plan: Plan, traces: ReadonlyArray<{ file: string; record: ElicitationTrace }>, now: Date, ttlMs: number, workspaceId: string): ApprovalCheck {
+export function findApproval(
+  plan: Plan,
+  traces: ReadonlyArray<{ file: string; record: ElicitationTrace }>,
+  now: Date,
+  ttlMs: number,
+  workspaceId: string,
+  started: ReadonlySet<string>,
+): ApprovalCheck {
   const forPlan = traces.filter((t) => (t.record.subject as { planSha256?: unknown }).planSha256 === plan.sha256);
   const approvals = forPlan.filter((t) => t.record.action === 'approve');
   const last = approvals[approvals.length - 1];
@@ -59,7 +70,12 @@ export function findApproval(plan: Plan, traces: ReadonlyArray<{ file: string; r
       ),
     };
   }
-  const used = forPlan.find((t) => t.record.action === 'migrate' && t.record.outcome === 'approved' && t.record.seq > last.record.seq);
+  const used = forPlan.find((t) => {
+    if (t.record.action !== 'migrate' || t.record.outcome !== 'approved' || t.record.seq <= last.record.seq) return false;
+    const id = (t.record.subject as { migrationId?: unknown }).migrationId;
+    // A confirmed migrate trace without a migration id cannot be matched: count it as used (fail closed).
+    return typeof id !== 'string' || started.has(id);
+  });
   if (used) {
     return {
       ok: false,

@@ -4,7 +4,10 @@
  * journal `applying` → make new folders → stage every new content in a side file next to its
  * target, each made durable → rename each into place (a delete renames the target to a trash
  * side file) → fsync the folders → verify on disk (every written hash, then the lossless
- * proof) → journal `done` → remove side files → clear the journal → unlock.
+ * proof) → journal `done` → record the migration in onboarding.json → remove side files →
+ * clear the journal → unlock. The record is written before the journal is cleared, so a kill
+ * between the two leaves a journal that recovery finishes (idempotently), never a migrated
+ * tree that the state record does not know about.
  *
  * A failure after the first write is undone from the backup (io/undo.ts) before the error is
  * thrown; a crash anywhere is finished by io/recovery.ts. Every step calls a crash hook
@@ -23,8 +26,8 @@ import { backupRelPaths, backupsDir, createBackup } from './backup.js';
 import { crashFromEnv, type CrashHook } from './crash-points.js';
 import { fsyncDir, writeDurable } from './durable.js';
 import { clearJournal, sidecarPath, sweepSidecars, writeJournal } from './journal.js';
-import { acquireLock } from './lock.js';
-import { recoverLocked } from './recovery.js';
+import { acquireLock, type LockHandle } from './lock.js';
+import { recordMigrated, recoverLocked } from './recovery.js';
 import { discardBackup, hashFile, lstatOrNull, undoFailed, type ProgressHook } from './undo.js';
 import { forEachLimit, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
 
@@ -41,6 +44,11 @@ export interface MigrateOptions {
   onProgress?: ProgressHook;
   crashAt?: CrashHook;
   now?: Date;
+  /**
+   * The workspace lock, already taken by the caller (the migrate gate holds it from its
+   * freshness check through the human's answer); released by the caller. Default: taken here.
+   */
+  lock?: LockHandle;
 }
 
 export interface WrittenFile {
@@ -95,8 +103,8 @@ function checkOperations(plan: Plan): void {
   assertConfined(plan);
 }
 
-/** Re-read every source and target: refuse if anything differs from what the plan recorded. Returns the source bytes. */
-async function checkFresh(root: string, plan: Plan, guard: RealInsideGuard): Promise<Map<string, Uint8Array>> {
+/** Re-read every source and target: refuse (PLAN_STALE) if anything differs from what the plan recorded. Returns the source bytes. */
+export async function checkFresh(root: string, plan: Plan, guard = new RealInsideGuard(root)): Promise<Map<string, Uint8Array>> {
   const sources = new Map<string, Uint8Array>();
   const read = await mapLimit(plan.sources, IO_CONCURRENCY, async (s) => {
     const abs = resolveInside(root, s.path);
@@ -233,7 +241,7 @@ export async function migrate(root: string, plan: Plan, opts: MigrateOptions): P
   let done = 0;
   const progress = (step: string) => opts.onProgress?.(step, ++done, total);
 
-  const lock = await acquireLock(root, { owner: `migrate ${migrationId}` });
+  const lock = opts.lock ?? (await acquireLock(root, { owner: `migrate ${migrationId}` }));
   try {
     crash('lock-acquired');
     await recoverLocked(root);
@@ -303,6 +311,8 @@ export async function migrate(root: string, plan: Plan, opts: MigrateOptions): P
 
     await writeJournal(root, { ...journal, phase: 'done', createdDirs: manifest.createdDirs, updatedAt: new Date().toISOString() });
     crash('journal-done-written');
+    await recordMigrated(root, manifest, opts.now ?? new Date());
+    crash('state-recorded');
     await sweepSidecars(root, plan.operations.map((op) => op.path));
     crash('cleanup-done');
     await clearJournal(root);
@@ -320,7 +330,7 @@ export async function migrate(root: string, plan: Plan, opts: MigrateOptions): P
       verified: true,
     };
   } finally {
-    await lock.release();
+    if (!opts.lock) await lock.release();
   }
 }
 

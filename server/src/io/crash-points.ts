@@ -32,10 +32,11 @@ export const CRASH_POINTS = {
     'dirs-synced',
     'verified',
     'journal-done-written',
+    'state-recorded',
     'cleanup-done',
     'journal-cleared',
   ],
-  rollback: ['rb-lock-acquired', 'rb-backup-verified', 'rb-journal-written', 'rb-restored-N', 'rb-removed-N', 'rb-sidecars-swept', 'rb-dirs-removed', 'rb-journal-cleared'],
+  rollback: ['rb-lock-acquired', 'rb-backup-verified', 'rb-journal-written', 'rb-restored-N', 'rb-removed-N', 'rb-sidecars-swept', 'rb-dirs-removed', 'rb-state-recorded', 'rb-journal-cleared'],
 } as const;
 
 export type CrashHook = (point: string) => void;

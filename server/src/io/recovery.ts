@@ -1,10 +1,16 @@
 /**
  * Finishing whatever a killed process left behind, read from the journal. Run at server
- * start and before each tool: `backing-up` or `applying` → the workspace is put back exactly
- * as before from the verified backup; `done` → only side files are removed; `rolling-back`
- * → the rollback is finished. A migration still running in another live process is left
- * alone ('busy').
+ * start, in status and before each tool: `backing-up` or `applying` → the workspace is put
+ * back exactly as before from the verified backup; `done` → side files are removed and the
+ * migration is recorded; `rolling-back` → the rollback is finished and recorded. A migration
+ * still running in another live process is left alone ('busy').
+ *
+ * The state record (onboarding.json) is written before the journal is cleared, by migrate,
+ * rollback and recovery alike, so a kill at any moment leaves either a journal that recovery
+ * finishes and records, or a record that already matches the files: status, rollback and
+ * the CLI never disagree with the tree.
  */
+import { promises as fsp } from 'node:fs';
 import os from 'node:os';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Journal, JournalOp } from '../schemas/journal.js';
@@ -12,6 +18,8 @@ import type { Manifest } from '../schemas/manifest.js';
 import { loadBackup, readManifest } from './backup.js';
 import { noCrash } from './crash-points.js';
 import { clearJournal, readJournal, sweepSidecars } from './journal.js';
+import { backupRelPaths, backupsDir } from './layout.js';
+import { loadState, updateState } from './state.js';
 import { acquireLock, processAlive, readLock } from './lock.js';
 import { discardBackup, hashFile, lstatOrNull, undo } from './undo.js';
 import { resolveInside } from './workspace.js';
@@ -48,6 +56,7 @@ export async function recoverLocked(root: string): Promise<RecoveryReport> {
   const paths = j.ops.map((o) => o.path);
   if (j.kind === 'migrate' && j.phase === 'done') {
     await sweepSidecars(root, paths);
+    await recordMigrated(root, await readManifest(root, id), new Date(j.updatedAt));
     await clearJournal(root);
     return { status: 'clean', migrationId: id, message: `Migration ${id} had finished and passed its check before it was interrupted; its leftover temporary files were removed. The workspace is as migrated.` };
   }
@@ -64,6 +73,7 @@ export async function recoverLocked(root: string): Promise<RecoveryReport> {
     const loaded = await loadBackup(root, manifest);
     if (loaded.ok) {
       const res = await undo(root, manifest, loaded.contents, { crash: noCrash, removeEdited: j.kind === 'rollback' });
+      if (j.kind === 'rollback') await recordRolledBack(root, manifest, new Date());
       await clearJournal(root);
       const keptNote = res.kept.length ? ` Left in place because they were changed by someone else: ${res.kept.join(', ')}.` : '';
       if (j.kind === 'migrate') {
@@ -129,4 +139,70 @@ export async function pendingRecovery(root: string): Promise<string | null> {
   if (j.kind === 'rollback') return `A rollback of migration ${j.migrationId} was interrupted; it will be completed at the next tool call.`;
   if (j.phase === 'done') return `Migration ${j.migrationId} finished; its leftover temporary files will be removed at the next tool call.`;
   return `Migration ${j.migrationId} was interrupted; the workspace will be restored from its backup at the next tool call.`;
+}
+
+/** Run `change` on onboarding.json; an unreadable record is left as it is (the files are what counts; status reports it). */
+async function recordState(root: string, change: Parameters<typeof updateState>[1], now: Date): Promise<void> {
+  try {
+    await updateState(root, change, now.toISOString());
+  } catch (e) {
+    if (!(e instanceof OnboardingError && e.code === ErrorCode.STATE_CORRUPT)) throw e;
+  }
+}
+
+/** Record a finished migration (idempotent): status migrated, the approval cleared, the migration appended from its manifest. */
+export async function recordMigrated(root: string, manifest: Manifest, at: Date): Promise<void> {
+  const rel = backupRelPaths(manifest.migrationId);
+  await recordState(
+    root,
+    (s) => {
+      if (s.migrations.some((m) => m.migrationId === manifest.migrationId)) return;
+      s.status = 'migrated';
+      s.approval = null;
+      s.migrations.push({
+        migrationId: manifest.migrationId,
+        planId: manifest.planId,
+        planSha256: manifest.planSha256,
+        migratedAt: at.toISOString(),
+        backup: rel.archive,
+        manifest: rel.manifest,
+        written: manifest.written.map((w) => ({ path: w.path, op: w.op })),
+        rolledBackAt: null,
+      });
+    },
+    at,
+  );
+}
+
+/** Record a finished rollback (idempotent): the migration's rolledBackAt set, status rolled-back, plan and approval cleared. */
+export async function recordRolledBack(root: string, manifest: Manifest, at: Date): Promise<void> {
+  await recordMigrated(root, manifest, at);
+  await recordState(
+    root,
+    (s) => {
+      const m = s.migrations.find((x) => x.migrationId === manifest.migrationId);
+      if (m && m.rolledBackAt === null) m.rolledBackAt = at.toISOString();
+      s.status = 'rolled-back';
+      s.currentPlan = null;
+      s.approval = null;
+    },
+    at,
+  );
+}
+
+/**
+ * Ids of every migration that started writing: recorded in onboarding.json, with a manifest
+ * in backups/ (a backup is discarded only when its migration stopped before changing a file),
+ * or named by the journal. An approval counts as used only by a migration in this set.
+ */
+export async function startedMigrationIds(root: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const name of await fsp.readdir(backupsDir(root)).catch(() => [] as string[])) {
+    if (name.endsWith('.manifest.json')) ids.add(name.slice(0, -'.manifest.json'.length));
+  }
+  const j = await readJournal(root).catch(() => null);
+  if (j?.kind === 'migrate') ids.add(j.migrationId);
+  const s = await loadState(root).catch(() => null);
+  for (const m of s?.migrations ?? []) ids.add(m.migrationId);
+  return ids;
 }

@@ -2,7 +2,9 @@
  * Rollback of a finished migration from its backup, on a human's request: under the
  * workspace lock, after finishing any interrupted work, the backup is verified before any
  * file is touched, the journal says `rolling-back` (so a crash is finished by recovery), and
- * then the undo runs with its own crash points (rb-*).
+ * then the undo runs with its own crash points (rb-*). The rollback is recorded in
+ * onboarding.json before the journal is cleared, so a kill between the two is finished and
+ * recorded by recovery.
  */
 import { OnboardingError } from '../core/errors.js';
 import { JOURNAL_FORMAT } from '../schemas/journal.js';
@@ -11,7 +13,7 @@ import { loadBackup, readManifest } from './backup.js';
 import { crashFromEnv, type CrashHook } from './crash-points.js';
 import { clearJournal, writeJournal } from './journal.js';
 import { acquireLock } from './lock.js';
-import { recoverLocked } from './recovery.js';
+import { recordRolledBack, recoverLocked } from './recovery.js';
 import { hashFile, lstatOrNull, undo, type ProgressHook, type UndoResult } from './undo.js';
 import { IO_CONCURRENCY, mapLimit, resolveInside } from './workspace.js';
 
@@ -20,7 +22,7 @@ export interface RollbackResult extends UndoResult {
 }
 
 /** Undo a migration: restore every backed-up file byte for byte, remove what it created. */
-export async function rollback(root: string, migrationId: string, opts: { crashAt?: CrashHook; onProgress?: ProgressHook } = {}): Promise<RollbackResult> {
+export async function rollback(root: string, migrationId: string, opts: { crashAt?: CrashHook; onProgress?: ProgressHook; now?: Date } = {}): Promise<RollbackResult> {
   const crash = opts.crashAt ?? crashFromEnv;
   const lock = await acquireLock(root, { owner: `rollback ${migrationId}` });
   try {
@@ -53,6 +55,8 @@ export async function rollback(root: string, migrationId: string, opts: { crashA
     });
     crash('rb-journal-written');
     const res = await undo(root, manifest, loaded.contents, { crash, removeEdited: true, progress });
+    await recordRolledBack(root, manifest, opts.now ?? new Date());
+    crash('rb-state-recorded');
     await clearJournal(root);
     crash('rb-journal-cleared');
     progress('done');

@@ -3,11 +3,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MIGRATE_SCHEMA } from '../../core/approval.js';
 import { migrateForm } from '../../core/form-render.js';
 import { ErrorCode, OnboardingError } from '../../core/errors.js';
-import { migrate } from '../../io/apply.js';
-import { updateState } from '../../io/state.js';
 import { backupRelPaths } from '../../io/layout.js';
 import { Progress } from '../progress.js';
-import { assertFresh, checkApproval, formPaths, newMigrationId, resolvePlan } from '../../app/plan-checks.js';
+import { formPaths, resolvePlan } from '../../app/plan-checks.js';
+import { migrateGate } from '../../app/migrate.js';
 import type { ToolContext } from '../context.js';
 import { success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
@@ -69,49 +68,40 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
         if (plan.operations.length === 0) {
           throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations.`, { next: 'Nothing to do.' });
         }
-        const approval = await checkApproval(root, plan, ctx.config.approvalTtlMs, new Date(ctx.now()));
-        await assertFresh(root, plan);
-        const migrationId = newMigrationId(plan);
-        const res = await ask({
-          action: 'migrate',
-          message: migrateForm(plan, { ...formPaths(plan.planId), archive: backupRelPaths(migrationId).archive }),
-          requestedSchema: MIGRATE_SCHEMA,
-          subject: { planId: plan.planId, planSha256: plan.sha256, migrationId, approvalTrace: approval.trace.file },
-          mode: { kind: 'gate', requiredTrue: ['confirmed', 'understood_risks'] },
-          timeoutMs: ctx.config.approvalTimeoutMs,
-          heartbeatMs: ctx.config.heartbeatMs,
-          now: () => ctx.now(),
-        });
-        const refused = gateRefusal(
-          res,
-          {
-            tool: 'onboarding_migrate',
-            notApproved: 'The migration was not confirmed',
-            next: 'Run onboarding_migrate again when the human is ready.',
-            aborted: extra.signal.aborted,
-          },
-          { ...empty, outcome: extra.signal.aborted ? 'cancelled' : res.outcome, trace: res.trace.path },
-        );
-        if (refused) return refused;
         const progress = new Progress(extra);
-        const result = await migrate(root, plan, {
-          migrationId,
-          onProgress: (step, done, total) => progress.send(step, total, done),
-        });
-        await updateState(root, (s) => {
-          s.status = 'migrated';
-          s.approval = null;
-          s.migrations.push({
-            migrationId,
-            planId: plan.planId,
-            planSha256: plan.sha256,
-            migratedAt: new Date().toISOString(),
-            backup: result.backup.archive,
-            manifest: result.backup.manifest,
-            written: result.written.map((w) => ({ path: w.path, op: w.op })),
-            rolledBackAt: null,
-          });
-        });
+        const gate = await migrateGate(
+          root,
+          plan,
+          async ({ migrationId, approvalTrace }) => {
+            const res = await ask({
+              action: 'migrate',
+              message: migrateForm(plan, { ...formPaths(plan.planId), archive: backupRelPaths(migrationId).archive }),
+              requestedSchema: MIGRATE_SCHEMA,
+              subject: { planId: plan.planId, planSha256: plan.sha256, migrationId, approvalTrace },
+              mode: { kind: 'gate', requiredTrue: ['confirmed', 'understood_risks'] },
+              timeoutMs: ctx.config.approvalTimeoutMs,
+              heartbeatMs: ctx.config.heartbeatMs,
+              now: () => ctx.now(),
+            });
+            return { ...res, confirmed: res.outcome === 'approved' && !extra.signal.aborted };
+          },
+          { ttlMs: ctx.config.approvalTtlMs, now: () => ctx.now(), onProgress: (step, done, total) => progress.send(step, total, done) },
+        );
+        const res = gate.answer;
+        if (gate.kind === 'not-confirmed') {
+          return gateRefusal(
+            res,
+            {
+              tool: 'onboarding_migrate',
+              notApproved: 'The migration was not confirmed',
+              next: 'Run onboarding_migrate again when the human is ready.',
+              aborted: extra.signal.aborted,
+            },
+            { ...empty, outcome: extra.signal.aborted ? 'cancelled' : res.outcome, trace: res.trace.path },
+          )!;
+        }
+        const { migrationId } = gate.prep;
+        const result = gate.result;
         const lines = [
           `Migrated with plan ${plan.planId} (migration ${migrationId}). Lossless check on disk passed.`,
           ...result.written.map((w) => `  ${w.op.padEnd(6)} ${w.path}${w.op === 'delete' ? '' : ` (${w.size.toLocaleString('en-US')} bytes)`}`),

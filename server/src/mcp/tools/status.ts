@@ -17,6 +17,7 @@ export const statusOutput = {
     .nullable(),
   backup: z.object({ migrationId: z.string(), ok: z.boolean(), reason: z.string().nullable() }).nullable(),
   rollbackAvailable: z.boolean(),
+  recovered: z.string().nullable().describe('what recovery of an interrupted migration or rollback did before this status was read'),
   pendingRecovery: z.string().nullable(),
   client: z.object({ name: z.string(), version: z.string() }),
   capabilities: z.object({ elicitation: z.boolean(), sampling: z.boolean() }),
@@ -48,6 +49,7 @@ export function registerStatusTool(mcp: McpServer, ctx: ToolContext): void {
           `Approval: ${st.approval ? `${st.approval.valid ? 'valid' : 'not valid'} until ${st.approval.expiresAt}${st.approval.reason ? ` — ${st.approval.reason}` : ''}` : 'none'}`,
           `Last migration: ${st.lastMigration ? `${st.lastMigration.migrationId}${st.lastMigration.rolledBackAt ? ` (rolled back ${st.lastMigration.rolledBackAt})` : ''}` : 'none'}`,
           `Rollback available: ${st.rollbackAvailable ? 'yes' : 'no'}${st.backup && !st.backup.ok ? ` (backup problem: ${st.backup.reason})` : ''}`,
+          ...(st.recovered ? [`Recovered: ${st.recovered}`] : []),
           ...(st.pendingRecovery ? [`Pending recovery: ${st.pendingRecovery}`] : []),
           `Client: ${client.name} ${client.version}; elicitation ${caps.elicitation ? 'yes' : 'no'}, sampling ${caps.sampling ? 'yes' : 'no'}` +
             (caps.elicitation ? '' : ' — approve, migrate and rollback will refuse in this client.'),
