@@ -164,7 +164,7 @@ function explain(r) {
     const m = out.migrate?.results?.find((x) => r.input.startsWith(x.label));
     const files = m?.operations ?? NaN;
     const fifty = out.backup?.fifty?.migrate?.wall;
-    return `The real plan for this input writes ${files} files (${m?.nCreate} created, ${m?.nModify} modified), each staged, made durable (one syncfs, or an fsync each) and renamed: apply takes ${ms(p.apply)} ms (≈ ${ms(p.apply / files)} ms per file), backup ${ms(p.backup)} ms, the lock/recovery/stale check ${ms(p.checked)} ms, verify ${ms(p.verify)} ms, finish ${ms(p.finish)} ms.${Number.isFinite(fifty) ? ` The same 1 MiB split into 50 files by a hand-made plan migrates in ${ms(fifty)} ms (same run), so the time follows the number of files, not the bytes.` : ''}${profileNote(r)}${ioNote(r)}`;
+    return `The real plan for this input writes ${files} files (${m?.nCreate} created, ${m?.nModify} modified), each staged, fsynced and renamed: apply takes ${ms(p.apply)} ms (≈ ${ms(p.apply / files)} ms per file), backup ${ms(p.backup)} ms, the lock/recovery/stale check ${ms(p.checked)} ms, verify ${ms(p.verify)} ms, finish ${ms(p.finish)} ms.${Number.isFinite(fifty) ? ` The same 1 MiB split into 50 files by a hand-made plan migrates in ${ms(fifty)} ms (same run), so the time follows the number of files, not the bytes.` : ''}${profileNote(r)}${ioNote(r)}`;
   }
   if (r.case === 'rollback') {
     const m = out.migrate?.results?.find((x) => r.input.startsWith(x.label));
@@ -291,7 +291,7 @@ function doc() {
         ]),
       ),
     );
-    L.push('', 'The synthetic monoliths have a numbered `## <topic> <n>` section every few blocks, and the planner gives almost every one its own `.instructions.md` file, so the 1 MiB input yields hundreds of files; the corpus files yield a handful. Migrate and rollback cost follows the number of files.', '', 'checked = lock, recovery check and stale-source check; backup = journal + tar.gz + manifest + read-back verification; apply = create folders, stage every file (write them all, then make them durable at once: one syncfs per file system through coreutils `sync -f`, or an fsync per file where that is unavailable or for fewer than 16 files), rename each into place, fsync the folders; verify = hash every output and re-prove the lossless split on disk; finish = journal, sidecar sweep, unlock.');
+    L.push('', 'The synthetic monoliths have a numbered `## <topic> <n>` section every few blocks, and the planner gives almost every one its own `.instructions.md` file, so the 1 MiB input yields hundreds of files; the corpus files yield a handful. Migrate and rollback cost follows the number of files.', '', 'checked = lock, recovery check and stale-source check; backup = journal + tar.gz + manifest + read-back verification; apply = create folders, stage every file (written and fsynced, a bounded number at a time), rename each into place, fsync the folders; verify = hash every output and re-prove the lossless split on disk; finish = journal, sidecar sweep, unlock.');
   }
   if (out.backup) {
     const a = out.backup.thousand;
