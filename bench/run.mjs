@@ -14,7 +14,7 @@
  * The built code in dist/ is measured (npm run bench builds first). A JSON copy of the
  * results goes to bench/.out/results.json (git-ignored).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as analyzeCase from './analyze-propose.mjs';
 import * as backupCase from './backup.mjs';
@@ -385,8 +385,10 @@ function doc() {
     '',
     'On the machine above (2 cores shared with other jobs, load average about 2), `npm run bench -- --quick` took 45 s including the build, 57 s when it also had to build the fixture cache. The question and trace fixtures (10,000 files each) are built once and cached in `$TMPDIR/copilot-onboarding-bench-cache/`, keyed by the hash of the code that writes and reads them (`BENCH_FRESH_FIXTURES=1` rebuilds them); every timed call checks its result against them.',
     '',
-    'Each case also runs alone: `node bench/analyze-propose.mjs`, `node bench/migrate.mjs`, `node bench/backup.mjs`, `node bench/questions.mjs`, `node bench/traces.mjs`, `node bench/cold-start.mjs` (after `npm run build`); `node bench/markdown.mjs` compares the Markdown scanner alone with markdown-it. Results of the last run are also in `bench/.out/results.json`. Run on a quiet machine and compare ratios rather than absolute milliseconds across machines.',
+    'Each case also runs alone: `node bench/analyze-propose.mjs`, `node bench/migrate.mjs`, `node bench/backup.mjs`, `node bench/questions.mjs`, `node bench/traces.mjs`, `node bench/cold-start.mjs` (after `npm run build`); `node bench/markdown.mjs` compares our markdown-it adapter with markdown-it\'s own parse; `node bench/propose-stdio.mjs` and `node bench/eval.mjs` run those cases alone. Results of the last run are also in `bench/.out/results.json`. Run on a quiet machine and compare ratios rather than absolute milliseconds across machines.',
   );
+  // Hand-written notes (measurements of past changes, the evaluation method) kept in bench/notes.md.
+  L.push('', readFileSync(path.join(BENCH_DIR, 'notes.md'), 'utf8').trim());
   return L.join('\n') + '\n';
 }
 
