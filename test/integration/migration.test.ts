@@ -254,7 +254,7 @@ describe('migrate and rollback on a fixed workspace', () => {
     expect(steps.at(-1)![1]).toBe(steps.at(-1)![2]);
     // No side files or lock remain; the migration is recorded (before its journal was cleared).
     expect((await fsp.readdir(path.join(root, '.github'))).sort()).toEqual(['copilot-instructions.md', 'instructions']);
-    expect((await fsp.readdir(path.join(root, '.copilot-state'))).sort()).toEqual(['backups', 'onboarding.json']);
+    expect((await fsp.readdir(path.join(root, '.copilot-state'))).sort()).toEqual(['backups', 'onboarding.json', 'workspace-id']);
     expect(await loadState(root)).toMatchObject({ status: 'migrated', migrations: [{ migrationId: 'm1', planId: p.planId, rolledBackAt: null }] });
     expect(await pendingRecovery(root)).toBeNull();
   });
