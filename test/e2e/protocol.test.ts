@@ -5,7 +5,7 @@
  * stdout before the initialize answer. `npm test` builds first.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { removeWorkspace, tempWorkspace } from '../helpers/harness.js';
@@ -167,6 +167,34 @@ describe('JSON-RPC over stdio (raw client)', () => {
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(r.messages.some((m) => m.id === 20)).toBe(false);
     expect(r.stderr).toMatch(/longer than the limit of 65536 bytes/);
+  });
+
+  it('an oversized form answer fails its form at once: the gate refuses and traces the outcome error', async () => {
+    const r = start({ COPILOT_ONBOARDING_MAX_MESSAGE_BYTES: String(64 * 1024) });
+    mkdirSync(path.join(root, '.github'), { recursive: true });
+    writeFileSync(path.join(root, '.github', 'copilot-instructions.md'), '# Rules\n\nBe kind.\n\n## TypeScript\n\nUse strict mode in every `.ts` file.\n');
+    mkdirSync(path.join(root, 'src'), { recursive: true });
+    writeFileSync(path.join(root, 'src', 'index.ts'), 'export {};\n');
+    r.send(JSON.stringify({ ...INIT, params: { ...INIT.params, capabilities: { elicitation: { form: {} } } } }));
+    await r.waitFor((m) => m.id === 1 && m.result !== undefined, 'the initialize answer');
+    r.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 40, method: 'tools/call', params: { name: 'onboarding_propose', arguments: { narrate: false } } }));
+    await r.waitFor((m) => m.id === 40, 'the propose answer');
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'onboarding_approve', arguments: {} } }));
+    const form = await r.waitFor((m) => m.method === 'elicitation/create', 'the approve form');
+    // A 5 MB comment in the answer, in 64 KiB writes; the id comes last, as the SDK writes responses.
+    const big = JSON.stringify({ result: { action: 'accept', content: { approved: true, comment: 'x'.repeat(5 * 1024 * 1024) } }, jsonrpc: '2.0', id: form.id });
+    const t0 = Date.now();
+    for (let i = 0; i < big.length; i += 64 * 1024) r.child.stdin.write(big.slice(i, i + 64 * 1024));
+    r.send('');
+    const res = (await r.waitFor((m) => m.id === 41, 'the approve answer')).result as { isError?: boolean; structuredContent?: { approved?: boolean; outcome?: string } };
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent).toMatchObject({ approved: false, outcome: 'error' });
+    const dir = path.join(root, '.copilot-state', 'elicitation-traces');
+    const traces = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { action: string; outcome: string; error: string | null });
+    expect(traces).toEqual([expect.objectContaining({ action: 'approve', outcome: 'error', error: expect.stringMatching(/longer than the limit/) })]);
+    expect(r.stderr).toMatch(/refused an oversized JSON-RPC response/);
   });
 
   it('a gate refusal from a thrown error carries structuredContent with an error field', async () => {

@@ -75,11 +75,31 @@ export function guardedStdioTransport(opts: GuardedStdioOptions): StdioServerTra
     toSdk.write(`${line}\n`);
   };
 
+  /**
+   * An oversized line that is a response to one of our requests (a person's form answer, say)
+   * cannot be answered with an error; the request it answers would wait for its timeout. Its
+   * first and last bytes (kept while the rest is only counted) name its id, so the SDK is handed
+   * an error response for that id instead: the pending request fails at once and its gate
+   * traces the outcome `error`.
+   */
+  const oversizedLine = (head: string, tail: string, bytes: number): void => {
+    const message = `Invalid Request: message of ${bytes} bytes is longer than the limit of ${opts.maxMessageBytes} bytes`;
+    const id = responseIdOf(head, tail);
+    if (id === undefined) {
+      refuse(INVALID_REQUEST, null, message);
+      return;
+    }
+    opts.log.log('warning', `refused an oversized JSON-RPC response: ${message}`, { id });
+    toSdk.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message } })}\n`);
+  };
+
   // Line splitting with a bound: `parts` holds the current line's bytes until its newline;
-  // once the line is over the bound, its bytes are only counted until the newline.
+  // once the line is over the bound, only its first bytes (`head`) and its last (`tail`) are kept.
   let parts: Buffer[] = [];
   let size = 0;
   let oversized = false;
+  let head = '';
+  let tail = Buffer.alloc(0);
   const onData = (chunk: Buffer): void => {
     let start = 0;
     while (start < chunk.length) {
@@ -88,12 +108,16 @@ export function guardedStdioTransport(opts: GuardedStdioOptions): StdioServerTra
       size += end - start;
       if (!oversized && size > opts.maxMessageBytes) {
         oversized = true;
+        head = Buffer.concat([...parts, chunk.subarray(start, end)]).subarray(0, EDGE_BYTES).toString('utf8');
         parts = [];
       }
       if (!oversized) parts.push(chunk.subarray(start, end));
+      else tail = Buffer.concat([tail, chunk.subarray(Math.max(start, end - EDGE_BYTES), end)]).subarray(-EDGE_BYTES);
       if (nl === -1) break;
       if (oversized) {
-        refuse(INVALID_REQUEST, null, `Invalid Request: message of ${size} bytes is longer than the limit of ${opts.maxMessageBytes} bytes`);
+        oversizedLine(head, tail.toString('utf8').replace(/\r$/, ''), size);
+        head = '';
+        tail = Buffer.alloc(0);
       } else {
         onLine(Buffer.concat(parts).toString('utf8').replace(/\r$/, ''));
       }
@@ -112,6 +136,22 @@ export function guardedStdioTransport(opts: GuardedStdioOptions): StdioServerTra
     await close();
   };
   return transport;
+}
+
+/** How many bytes of an oversized line's start and end are kept to recognise it. */
+const EDGE_BYTES = 256;
+
+/**
+ * The id of an oversized line when it is a JSON-RPC response (`result` or `error`, no `method`,
+ * at its start), read from its first or last bytes; undefined for anything else.
+ */
+function responseIdOf(head: string, tail: string): Id | undefined {
+  if (!/"(result|error)"\s*:/.test(head) || /"method"\s*:/.test(head)) return undefined;
+  const ID = /"id"\s*:\s*(-?\d{1,15}|"[^"\\]{0,200}")/;
+  const before = ID.exec(head.slice(0, head.search(/"(result|error)"\s*:/)));
+  const after = new RegExp(`${ID.source}\\s*}\\s*$`).exec(tail);
+  const raw = before?.[1] ?? after?.[1];
+  return raw === undefined ? undefined : (JSON.parse(raw) as string | number);
 }
 
 /** The id of a message-like object when it is a valid JSON-RPC id, else null. */
