@@ -14,7 +14,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import * as tar from 'tar';
+import type * as Tar from 'tar';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import {
@@ -38,6 +38,13 @@ const gzip = promisify(zlib.gzip);
 export { backupRelPaths, backupsDir };
 
 /** SHA-256 of the canonical JSON of the manifest without its `sha256` member. */
+/** `tar` is loaded on the first backup or restore, not when the server starts. */
+let tarModule: Promise<typeof Tar> | undefined;
+function loadTar(): Promise<typeof Tar> {
+  tarModule ??= import('tar');
+  return tarModule;
+}
+
 export function manifestHash(body: ManifestBody | Manifest): string {
   const { sha256: _drop, ...rest } = body as Manifest;
   void _drop;
@@ -163,7 +170,7 @@ export async function createBackup(
   const archiveAbs = path.join(dir, archiveName);
   // A migration that only creates files still gets an archive (an empty one), so every migration has the same shape.
   // The tar stream is checked (structure, every entry against the manifest's files) while it is gzipped.
-  const raw = tarOf(entries);
+  const raw = tarOf(await loadTar(), entries);
   const [archiveBytes, tarCheck] = await Promise.all([gzip(raw), checkTar(raw, { files }).catch((e: unknown) => ({ ok: false as const, reason: (e as Error).message }))]);
   const body: ManifestBody = {
     format: MANIFEST_FORMAT,
@@ -229,7 +236,7 @@ export async function createBackup(
  * uid/gid/user names, modes as tar's portable mode fix leaves them (the manifest keeps the
  * real ones), a PAX header only when a field does not fit ustar, ended by two zero blocks.
  */
-function tarOf(entries: Array<{ file: ManifestFile; bytes: Buffer; mtime: Date }>): Buffer {
+function tarOf(tar: typeof Tar, entries: Array<{ file: ManifestFile; bytes: Buffer; mtime: Date }>): Buffer {
   const parts: Buffer[] = [];
   for (const { file, bytes, mtime } of entries) {
     const header = new tar.Header({ path: file.path, mode: (file.mode | 0o600) & ~0o22, size: bytes.length, mtime, type: 'File' });
@@ -311,6 +318,7 @@ interface RawEntry {
 
 /** Parse a tar stream held in memory; every warning or error is fatal. */
 async function parseTar(raw: Buffer): Promise<{ ok: true; entries: RawEntry[] } | { ok: false; reason: string }> {
+  const tar = await loadTar();
   return new Promise((resolve) => {
     const entries: RawEntry[] = [];
     const problems: string[] = [];
@@ -323,7 +331,7 @@ async function parseTar(raw: Buffer): Promise<{ ok: true; entries: RawEntry[] } 
     const parser = new tar.Parser({
       strict: true,
       onwarn: (code: string, message: string) => problems.push(`${code}: ${message}`),
-      onReadEntry: (entry: tar.ReadEntry) => {
+      onReadEntry: (entry: Tar.ReadEntry) => {
         pending++;
         const chunks: Buffer[] = [];
         entry.on('data', (c: Buffer) => chunks.push(c));
