@@ -41,30 +41,36 @@ function unsealed(i) {
 }
 
 /** A workspace with a valid elicitation chain of `count` traces. */
-export async function makeChain(root, count, { TraceStore, recordHash, wholeHash, fileTime, traceDir, mapLimit }) {
+export async function makeChain(root, count, { TraceStore, recordHash, wholeHash, fileTime, traceDir, mapLimit, recordChainMark }) {
   const store = new TraceStore(root, 'elicitation');
   let last = null;
   for (let i = 0; i < Math.min(BY_API, count); i++) last = await store.append(unsealed(i), 'question');
   const dir = traceDir(root, 'elicitation');
   let prev = wholeHash(last.record);
   let file = last.file;
+  // The fields the store seals in (format @2), as append would write them at the same moment.
+  const seal = { format: last.record.format, sealed_at: last.record.sealed_at, workspace: last.record.workspace };
   const files = [];
   for (let i = BY_API; i < count; i++) {
-    const body = { ...unsealed(i), seq: i + 1, prev_sha256: prev };
+    const u = unsealed(i);
+    file = `${fileTime(u.timestamp)}-question.json`;
+    const body = { ...u, ...seal, file, seq: i + 1, prev_sha256: prev };
     const record = { ...body, sha256: recordHash(body) };
-    file = `${fileTime(record.timestamp)}-question.json`;
     files.push([file, JSON.stringify(record, null, 2) + '\n']);
     prev = wholeHash(record);
   }
   await mapLimit(files, 16, ([name, text]) => fsp.writeFile(path.join(dir, name), text, { flag: 'wx' }));
-  writeFileSync(path.join(dir, '.head.json'), JSON.stringify({ seq: count, sha256: prev, file }));
+  const mark = { seq: count, sha256: prev, file };
+  writeFileSync(path.join(dir, '.head.json'), JSON.stringify(mark));
+  // The chain's last link is also kept in onboarding.json, and verify cross-checks it.
+  await recordChainMark(root, 'elicitation', mark);
   return dir;
 }
 
 export async function run({ runs = 7, count = 10_000, floors = true, profile = true, warmup = 1, log = () => {} } = {}) {
-  const traces = { ...(await load('io/traces.js')), mapLimit: (await load('io/workspace.js')).mapLimit };
+  const traces = { ...(await load('io/traces.js')), mapLimit: (await load('io/workspace.js')).mapLimit, recordChainMark: (await load('io/state.js')).recordChainMark };
   const t0 = performance.now();
-  const keyFiles = [fileURLToPath(import.meta.url), ...['io/traces.js', 'core/canonical.js', 'schemas/trace.js', 'io/workspace.js'].map((f) => path.join(DIST, f))];
+  const keyFiles = [fileURLToPath(import.meta.url), ...['io/traces.js', 'io/trace-seal.js', 'io/state.js', 'core/canonical.js', 'schemas/trace.js', 'io/workspace.js'].map((f) => path.join(DIST, f))];
   const { dir: root, cached } = await cachedFixture(`traces-${count}`, { keyFiles }, (d) => makeChain(d, count, traces));
   const dir = traces.traceDir(root, 'elicitation');
   log(`  traces verify: ${count} traces (${cached ? 'cached fixture' : `new fixture, ${ms(performance.now() - t0)} ms`}), ${warmup} warm-up + ${runs} runs`);
