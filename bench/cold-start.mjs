@@ -10,6 +10,7 @@
  *   npm run build && node bench/cold-start.mjs [--runs 15]
  */
 import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { BENCH_DIR, REPO_DIR, argValue, cleanupTemp, interleave, isMain, median, ms, tempDir, textTable } from './lib.mjs';
 
@@ -102,7 +103,47 @@ export async function run({ runs = 15, warmup = 1, log = () => {} } = {}) {
       detail: { ...m, ratio, samples: times },
     },
   ];
+  rows.push(...(await cliAnalyze({ runs, warmup, entry, log })));
   return { rows, medians: m, ratio, samples: times };
+}
+
+/** Spawn to exit, in ms (the exit code must be `ok`). */
+function timeExit(args, { cwd, ok = [0] } = {}) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (ok.includes(code) ? resolve(performance.now() - t0) : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`))));
+  });
+}
+
+/**
+ * The read-only CLI as a CI job runs it: `copilot-onboarding analyze --json` as a whole process
+ * on the bundled example and on the largest corpus-sized file, interleaved with `node -e ''`
+ * (the floor: node's own start and exit).
+ */
+async function cliAnalyze({ runs, warmup, entry, log }) {
+  const example = tempDir('co-bench-cli-example-');
+  cpSync(path.join(REPO_DIR, 'examples/orders-service'), example, { recursive: true });
+  const large = tempDir('co-bench-cli-large-');
+  mkdirSync(path.join(large, '.github'), { recursive: true });
+  cpSync(path.join(REPO_DIR, 'test/fixtures/corpus/modelcontextprotocol__inspector__AGENTS.md'), path.join(large, '.github/copilot-instructions.md'));
+  log(`  CLI analyze: ${runs} runs each after ${warmup} warm-up run(s), interleaved with node -e ''`);
+  const contenders = {
+    example: [entry, 'analyze', '--json', '--workspace', example],
+    large: [entry, 'analyze', '--json', '--workspace', large],
+    floor: ['-e', ''],
+  };
+  const times = { example: [], large: [], floor: [] };
+  await interleave(
+    Object.fromEntries(Object.entries(contenders).map(([k, args]) => [k, { fn: async (_ctx, _mark, i) => { const t = await timeExit(args); if (i >= warmup) times[k].push(t); } }])),
+    { runs, warmup },
+  );
+  const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+  const row = (input, v) => ({ case: 'CLI analyze, whole process', input, median: v, value: `${ms(v)} ms`, target: null, status: 'info', note: `node -e '' ${ms(m.floor)} ms in the same runs (${(v / m.floor).toFixed(2)}× the floor); ${runs} runs each`, detail: { ...m, samples: times } });
+  return [row('bundled example (examples/orders-service)', m.example), row('largest corpus file (145,339 B)', m.large)];
 }
 
 if (isMain(import.meta.url)) {

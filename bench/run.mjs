@@ -64,7 +64,7 @@ const CASES = [
     },
   },
   { id: 'eval', title: 'scope evaluation', run: async () => (await import('./eval.mjs')).run({ log }) },
-  { id: 'coldstart', title: 'cold start', run: () => coldStartCase.run({ runs, warmup: quick ? 0 : 1, log }) },
+  { id: 'coldstart', title: 'cold start', run: () => coldStartCase.run({ runs: quick ? runs : Math.max(15, runs), warmup: quick ? 0 : 1, log }) },
 ];
 
 const started = new Date();
