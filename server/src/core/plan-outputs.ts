@@ -171,7 +171,7 @@ export interface Outputs {
 }
 
 /** Step 3, outputs: the repository-wide file without what moves, and one new file per group. */
-export function buildOutputs(repo: SourceFile, src: Buffer, decisions: readonly Member[], groups: ReadonlyMap<string, { members: Member[]; globs: string[] }>): Outputs {
+export function buildOutputs(repo: SourceFile, src: Buffer, decisions: readonly Member[], groups: ReadonlyMap<string, { members: Member[]; globs: string[]; excludeAgent?: string }>): Outputs {
   const out: Outputs = { operations: [], lossless: [], bytes: new Map() };
   const eol = dominantEol(src);
   const pinned = Math.min(pinnedPrefix(src), src.length);
@@ -186,10 +186,10 @@ export function buildOutputs(repo: SourceFile, src: Buffer, decisions: readonly 
   repoWide.members(stay, false);
 
   const created: Array<{ path: string; parts: OutputDraft['parts'] }> = [];
-  for (const [slug, { members, globs }] of groups) {
+  for (const [slug, { members, globs, excludeAgent }] of groups) {
     const b = new OutputBuilder(src, eol, bomLen);
     const description = [...new Set(members.map((m) => m.section.title.replace(/[\r\n]+/g, ' ').trim()))].join('; ') || slug;
-    b.gen(renderFrontMatter({ applyTo: joinApplyTo(globs), description }, eol), 'front-matter');
+    b.gen(renderFrontMatter({ applyTo: joinApplyTo(globs), description, excludeAgent }, eol), 'front-matter');
     const items: Array<{ start: number; end: number; m: Member | null }> = [];
     for (const m of members) after(m, items);
     b.members(items, true);

@@ -11,7 +11,7 @@
  * (subsections.ts); the output bytes and the lossless proof are built by plan-outputs.ts.
  */
 import type { Analysis, ByteRange, ScopeResult, Section, Snapshot, SourceFile } from './types.js';
-import type { Override, Plan, PlanBody, PlanSection, Operation } from '../schemas/plan.js';
+import type { ExcludeAgent, Override, Plan, PlanBody, PlanSection, Operation } from '../schemas/plan.js';
 import { CODE_REVIEW_CHAR_LIMIT, INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, splitApplyTo } from './copilot-format.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import { ErrorCode, OnboardingError } from './errors.js';
@@ -53,12 +53,15 @@ interface Decision {
   decidedBy: 'inference' | 'override';
   /** The heading a part of a split section sits under. */
   parent: ParentHeading | null;
+  /** Copilot agent the section's file excludes (override). */
+  excludeAgent?: ExcludeAgent;
 }
 
-/** The sections sent to one path-specific file, and the globs they share. */
+/** The sections sent to one path-specific file, the globs they share, and the agent it excludes. */
 interface Group {
   members: Decision[];
   globs: string[];
+  excludeAgent?: ExcludeAgent;
 }
 
 /** The text inferScope reads: scope.ts scans at most SCAN_CAP characters, i.e. at most 4 bytes each. */
@@ -119,6 +122,10 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const units = splitSubsections(analysed, src, infer);
   const resolved = resolveOverrides(input.overrides ?? [], units.map((u) => u.section));
   const decisions = decideScopes(units, resolved, infer);
+  for (const d of decisions) {
+    const agent = resolved.get(d.section.id)?.excludeAgent;
+    if (agent) Object.assign(d, { excludeAgent: agent, evidence: [`override: excludeAgent ${JSON.stringify(agent)}`, ...d.evidence], decidedBy: 'override' });
+  }
   const groups = assignDestinations(decisions, snapshot);
   const outputs = repo && groups.size > 0 ? buildOutputs(repo, src, decisions, groups) : { operations: [], lossless: [], bytes: new Map<string, Uint8Array | null>() };
 
@@ -245,6 +252,15 @@ function assignDestinations(decisions: Decision[], snapshot: Snapshot): Map<stri
     const g = groups.get(d.slug);
     if (g) g.members.push(d);
     else groups.set(d.slug, { members: [d], globs: [] });
+  }
+  for (const d of decisions) {
+    if (!d.excludeAgent) continue;
+    const g = d.slug === null ? undefined : groups.get(d.slug);
+    if (!g) throw invalid(`${d.section.id} stays repository-wide, so it cannot exclude ${d.excludeAgent}: only a path-specific file carries excludeAgent.`, `Give the override an applyTo or a destination too.`);
+    if (g.excludeAgent && g.excludeAgent !== d.excludeAgent) {
+      throw invalid(`${instructionPath(d.slug!)} would exclude both ${g.excludeAgent} and ${d.excludeAgent}.`, 'Give the sections of one file the same excludeAgent, or send them to different destinations.');
+    }
+    g.excludeAgent = d.excludeAgent;
   }
   for (const [slug, group] of groups) {
     const { members } = group;
