@@ -155,7 +155,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     const names = left.suggestions.map((x) => `${x.section} (${x.chars} chars: ${x.candidates.map((c) => c.applyTo).join(' or ') || 'no candidate scope'})`);
     riskReasons.push(
       `${REPO_WIDE_PATH} keeps ${left.chars} characters after the split, over the ${left.limit} that code review reads` +
-        (names.length ? `; large sections kept there: ${names.join('; ')} — ask the human (question_ask) and apply the answers with overrides` : ''),
+        (names.length ? `; large sections kept there: ${names.join('; ')} — ask the human about them with question_ask and apply the answers with overrides, so low-confidence scopes are decided by a person, not guessed` : ''),
     );
   }
   return seal({ ...bodyWithoutProof, risk, riskReasons, lossless });
