@@ -86,6 +86,28 @@ describe('scope patterns', () => {
     expect(headingsOf(docs.content!).slice(-2).map((h) => `${h.level} ${h.text}`)).toEqual(['2 Rust style', '3 Writing docs']);
   });
 
+  it('2. stays whole: small sections, `###` lines inside a fence, and a structure map', () => {
+    const files = ['crates/storage/src/lib.rs', 'crates/sync/src/lib.rs'];
+    const part = (name: string, n: number) => `### ${name}\n\nEverything under \`crates/${name}/\` follows these rules.\n\n${'- Keep functions small and document invariants.\n'.repeat(n)}\n`;
+    const small = `## Crates\n\nIntro.\n\n${part('storage', 5)}${part('sync', 5)}`;
+    const fenced = `## Crates\n\n\`\`\`md\n${part('storage', 30)}${part('sync', 30)}\`\`\`\n`;
+    const map = `## Project structure\n\n${part('storage', 30)}${part('sync', 30)}`;
+    for (const text of [small, fenced, map]) {
+      const snap = snapshot(text, files);
+      const plan = buildPlan({ snapshot: snap, analysis: analyze(snap) });
+      expect(plan.sections.map((s) => s.title)).not.toContain('storage');
+      expect(plan.sections.every((s) => !s.evidence.some((e) => e.startsWith('split from')))).toBe(true);
+      expect(plan.lossless.ok).toBe(true);
+    }
+    // The same parts, large and outside a fence, under a heading about them: split.
+    const big = snapshot(`## Crates\n\nIntro.\n\n${part('storage', 30)}${part('sync', 30)}`, files);
+    const control = buildPlan({ snapshot: big, analysis: analyze(big) });
+    expect(control.sections.map((s) => [s.title, s.applyTo])).toEqual([['Crates', 'crates/**'], ['storage', 'crates/storage/**'], ['sync', 'crates/sync/**']]);
+    expect(small.length).toBeLessThan(2000);
+    expect(fenced.length).toBeGreaterThan(2000);
+    expect(map.length).toBeGreaterThan(2000);
+  });
+
   it('3. test globs follow the section language (Rust tests are .rs files under test folders)', () => {
     const files = ['crates/core/src/lib.rs', 'crates/core/tests/parse.rs', 'tests/integration.rs', 'web/app.test.ts', 'tests/Api.Tests/ProgramTests.cs'];
     const r = heading('Testing bar', 'Every change needs a `#[test]`. Run `cargo test --workspace` before pushing; use `assert_eq!`.\n', files);

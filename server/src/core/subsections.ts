@@ -62,6 +62,9 @@ function partsOf(section: Section, src: Buffer, infer: (s: Section) => ScopeResu
   if (end - start <= SPLIT_FROM_CHARS || GENERAL_CORE_RE.test(section.title)) return null;
   const text = src.toString('utf8', start, end);
   if (text.length <= SPLIT_FROM_CHARS) return null;
+  // Only a deeper heading can open a subsection: an ATX one, or (under a level-1 section) a setext one.
+  const deeper = new RegExp(`^ {0,3}#{${section.level + 1},6}(?:[ \\t]|$)${section.level === 1 ? '|^ {0,3}-+[ \\t]*$' : ''}`, 'm');
+  if (!deeper.test(text)) return null;
   const bytes = src.subarray(start, end);
   const parsed = parseMarkdown(bytes);
   // The section's own heading is the first one; its subsections are the next level found below it.
