@@ -200,6 +200,8 @@ describe('the onboard_repository prompt', () => {
     expect(text).toMatch(/No tool argument can approve/);
     expect(text).toMatch(/do NOT retry the same call blindly/);
     expect(text).toContain('copilot-onboarding://plan/current');
+    // The plan's leftover suggestions go to the human, and the answers come back as overrides.
+    expect(text).toMatch(/`leftover`[^\n]*with `question_ask`[^\n]*`overrides`, so low-confidence scopes are decided by a person, not guessed/);
   });
 
   it('tells a client without elicitation that the gates will refuse, and passes the focus on', async () => {

@@ -13,6 +13,20 @@ describe('renderFrontMatter', () => {
     expect(renderFrontMatter({ applyTo: '*.md', description: '' }, '\r')).toBe('---\rapplyTo: "*.md"\rdescription: ""\r---\r');
   });
 
+  it('writes excludeAgent after the description when given, and reads it back leniently', () => {
+    expect(renderFrontMatter({ applyTo: 'src/**', description: 'Src', excludeAgent: 'code-review' })).toBe('---\napplyTo: "src/**"\ndescription: "Src"\nexcludeAgent: "code-review"\n---\n');
+    expect(renderFrontMatter({ applyTo: 'src/**', description: 'Src', excludeAgent: undefined })).not.toContain('excludeAgent');
+    const read = (fm: string) => readFrontMatter(`---\napplyTo: "src/**"\n${fm}\n---\nbody\n`).excludeAgent;
+    expect(read('excludeAgent: "coding-agent"')).toBe('coding-agent');
+    expect(read("excludeAgent: 'code-review'")).toBe('code-review');
+    expect(read('excludeAgent: code-review')).toBe('code-review');
+    expect(read('excludeAgent: ["coding-agent"]')).toBe('coding-agent');
+    expect(read('excludeAgent:\n  - code-review')).toBe('code-review');
+    expect(read('description: x')).toBeNull();
+    // Broken YAML elsewhere in the block: the line is still read.
+    expect(read('excludeAgent: code-review\ndescription: [unclosed')).toBe('code-review');
+  });
+
   // CR-only front matter is written as asked but yaml does not read a lone CR as a line break.
   it('reads back as the same applyTo and description (random text, LF and CRLF)', () => {
     const glob = fc.oneof(fc.constantFrom('**/*.ts,**/*.tsx', 'src/**', '*alias', '"quoted"', "it's", 'a\\b', 'é😀', '# not a comment', 'x: y'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 40 }));

@@ -408,6 +408,35 @@ describe('overrides', () => {
     );
   });
 
+  it('excludeAgent goes into the front matter of the section\'s file, stored with the override, and reads back', () => {
+    const { plan, snapshot } = planFor(EXAMPLE_TEXT, EXAMPLE_FILES, [{ section: 'CI', excludeAgent: 'code-review' }]);
+    const ci = plan.sections.find((s) => s.title === 'CI')!;
+    expect(ci).toMatchObject({ destination: '.github/instructions/ci.instructions.md', applyTo: '.github/workflows/**', decidedBy: 'override' });
+    expect(ci.evidence).toContain('override: excludeAgent "code-review"');
+    expect(plan.overrides).toEqual([{ section: 's05-ci', excludeAgent: 'code-review' }]);
+    const op = plan.operations.find((o) => o.path === ci.destination)!;
+    expect(op.content!.startsWith('---\napplyTo: ".github/workflows/**"\ndescription: "CI"\nexcludeAgent: "code-review"\n---\n')).toBe(true);
+    expect(readFrontMatter(op.content!)).toMatchObject({ applyTo: '.github/workflows/**', excludeAgent: 'code-review', errors: [] });
+    // Other files carry no excludeAgent; the proof still holds.
+    for (const o of plan.operations) if (o.path !== ci.destination && o.content) expect(readFrontMatter(o.content).excludeAgent).toBeNull();
+    expect(verifyLossless(plan, new Map([[REPO_WIDE_PATH, snapshot.sources[0]!.bytes]]), outputsOf(plan)).ok).toBe(true);
+    // With a destination shared by two sections, the file carries it once.
+    const merged = planFor(EXAMPLE_TEXT, EXAMPLE_FILES, [{ section: 'CI', destination: 'typescript', excludeAgent: 'coding-agent' }, { section: 'TypeScript', excludeAgent: 'coding-agent' }]).plan;
+    const ts = merged.operations.find((o) => o.path === '.github/instructions/typescript.instructions.md')!;
+    expect(ts.content!.match(/excludeAgent/g)).toHaveLength(1);
+    expect(readFrontMatter(ts.content!).excludeAgent).toBe('coding-agent');
+  });
+
+  it('excludeAgent is refused on a repository-wide section, with conflicting values in one file, and outside the two agents', () => {
+    expectInvalid(() => planFor(EXAMPLE_TEXT, EXAMPLE_FILES, [{ section: 'CI', keepRepoWide: true, excludeAgent: 'code-review' }]), /only a path-specific file/);
+    expectInvalid(() => planFor(EXAMPLE_TEXT, EXAMPLE_FILES, [{ section: 'Communication', excludeAgent: 'code-review' }]), /stays repository-wide/);
+    expectInvalid(
+      () => planFor(EXAMPLE_TEXT, EXAMPLE_FILES, [{ section: 'CI', destination: 'typescript', excludeAgent: 'code-review' }, { section: 'TypeScript', excludeAgent: 'coding-agent' }]),
+      /both code-review and coding-agent|both coding-agent and code-review/,
+    );
+    expectInvalid(() => planFor(EXAMPLE_TEXT, EXAMPLE_FILES, [{ section: 'CI', excludeAgent: 'everyone' } as unknown as Override]), /malformed/);
+  });
+
   it('duplicate titles: by title is ambiguous, by id works', () => {
     const text = '## Testing\n\n- vitest `*.test.ts`\n\n## Testing\n\n- more tests in `*.test.ts`\n';
     expectInvalid(() => planFor(text, EXAMPLE_FILES, [{ section: 'Testing', keepRepoWide: true }]), /matches 2 sections/);

@@ -1,15 +1,17 @@
 /**
  * The failure patterns of scope inference seen on real monoliths, one test each: path evidence
- * over generic heading words, the section's language for test globs, the folders a body is about
+ * over generic heading words, large sections split at subsections with different scopes, the
+ * section's language for test globs, the folders a body is about
  * over passing mentions, headingless bullet text grouped by topic.
  */
 import { describe, expect, it } from 'vitest';
 import { inferScope } from '../../server/src/core/scope.js';
 import { FileIndex } from '../../server/src/core/file-index.js';
 import { analyze } from '../../server/src/core/analyze.js';
-import { buildPlan } from '../../server/src/core/plan.js';
+import { buildPlan, verifyLossless } from '../../server/src/core/plan.js';
+import { parseMarkdown } from '../../server/src/core/markdown.js';
 import { sha256Hex } from '../../server/src/core/canonical.js';
-import { REPO_WIDE_PATH } from '../../server/src/core/copilot-format.js';
+import { REPO_WIDE_PATH, readFrontMatter } from '../../server/src/core/copilot-format.js';
 import type { Snapshot } from '../../server/src/core/types.js';
 
 const heading = (title: string, body: string, files: string[]) => inferScope({ title, kind: 'heading' }, `## ${title}\n\n${body}`, new FileIndex(files));
@@ -30,6 +32,80 @@ describe('scope patterns', () => {
     // A generic heading whose body names a folder in passing stays repository-wide.
     const design = heading('Design rules', ['- Reuse `src/worker/` for jobs.', '- Keep functions small.', '- No global state.', '- Prefer clarity.', '- Avoid magic numbers.'].join('\n'), files);
     expect(design.applyTo).toBeNull();
+  });
+
+  it('2. a large section whose subsections have different scopes is split at its subsections, headings kept valid', () => {
+    const rules = (crate: string, n: number) => Array.from({ length: n }, (_, i) => `- Rule ${i} for ${crate}: keep functions small, document invariants, and prefer explicit error types over panics.`).join('\n');
+    const rust = Array.from({ length: 25 }, (_, i) => `- Rust rule ${i}: run \`cargo clippy\`, derive \`Debug\`, return \`Result\` and never \`unwrap()\` in library crates.`).join('\n');
+    const text = [
+      '# Workspace guide', '', 'Keep commits small.', '',
+      '## 5. Crates', '', 'Each crate has its own rules.', '',
+      '### storage', '', 'Everything under `crates/storage/` talks to the disk through the `Pager` type.', '', rules('storage', 140), '',
+      '### sync', '', 'Everything under `crates/sync/` is async and must not block.', '', rules('sync', 140), '',
+      '## Rust style', '', 'Format with rustfmt; use `thiserror` for error enums in `.rs` files.', '', rust, '',
+      '### Writing docs', '', 'Docs in `docs/` are Markdown; one sentence per line; link to the crate docs rather than copying them.', '',
+    ].join('\n');
+    const crates = text.slice(text.indexOf('## 5. Crates'), text.indexOf('## Rust style'));
+    expect(crates.length).toBeGreaterThan(30_000);
+    const files = ['Cargo.toml', 'crates/storage/src/lib.rs', 'crates/storage/src/pager.rs', 'crates/sync/src/lib.rs', 'crates/sync/src/queue.rs', 'docs/guide.md', 'docs/storage.md'];
+    const snap = snapshot(text, files);
+    const plan = buildPlan({ snapshot: snap, analysis: analyze(snap) });
+    const byTitle = (t: string) => plan.sections.find((s) => s.title === t)!;
+    expect(byTitle('storage').applyTo).toBe('crates/storage/**');
+    expect(byTitle('sync').applyTo).toBe('crates/sync/**');
+    expect(byTitle('5. Crates').destination).toBe(REPO_WIDE_PATH);
+    expect(byTitle('Rust style').applyTo).toBe('**/*.rs');
+    expect(byTitle('Writing docs').applyTo).not.toBe('**/*.rs');
+    expect(byTitle('storage').evidence.join('\n')).toContain('split from "5. Crates"');
+
+    // Lossless as before: every source byte in exactly one output, in order.
+    const outputs = new Map(plan.operations.map((o) => [o.path, o.content === null ? null : new Uint8Array(Buffer.from(o.content, 'utf8'))]));
+    expect(verifyLossless(plan, new Map([[REPO_WIDE_PATH, snap.sources[0]!.bytes]]), outputs)).toEqual({ ok: true, errors: [] });
+
+    // Every output's headings are valid: none deeper than one level below the one before it.
+    const headingsOf = (content: string) => {
+      const fm = readFrontMatter(content);
+      return parseMarkdown(new Uint8Array(Buffer.from(content.slice(fm.present ? fm.length : 0), 'utf8'))).headings;
+    };
+    for (const op of plan.operations) {
+      if (op.content === null) continue;
+      let prev = op.path === REPO_WIDE_PATH ? 0 : 1;
+      for (const h of headingsOf(op.content)) {
+        expect(h.level, `${op.path}: ${h.text}`).toBeLessThanOrEqual(prev + 1);
+        prev = h.level;
+      }
+    }
+    // A moved subsection is introduced by a generated heading naming its parent.
+    const storage = plan.operations.find((o) => o.path === byTitle('storage').destination)!;
+    expect(headingsOf(storage.content!).map((h) => `${h.level} ${h.text}`)).toEqual(['2 5. Crates', '3 storage']);
+    const out = plan.lossless.outputs.find((o) => o.path === storage.path)!;
+    expect(out.generated.map((g) => g.what)).toEqual(['front-matter', 'generated-heading']);
+    const rs = plan.operations.find((o) => o.path === byTitle('Rust style').destination)!;
+    expect(rs.content).not.toContain('### Writing docs');
+    const docs = plan.operations.find((o) => o.path === byTitle('Writing docs').destination)!;
+    expect(headingsOf(docs.content!).slice(-2).map((h) => `${h.level} ${h.text}`)).toEqual(['2 Rust style', '3 Writing docs']);
+  });
+
+  it('2. stays whole: small sections, `###` lines inside a fence, and a structure map', () => {
+    const files = ['crates/storage/src/lib.rs', 'crates/sync/src/lib.rs'];
+    const part = (name: string, n: number) => `### ${name}\n\nEverything under \`crates/${name}/\` follows these rules.\n\n${'- Keep functions small and document invariants.\n'.repeat(n)}\n`;
+    const small = `## Crates\n\nIntro.\n\n${part('storage', 5)}${part('sync', 5)}`;
+    const fenced = `## Crates\n\n\`\`\`md\n${part('storage', 30)}${part('sync', 30)}\`\`\`\n`;
+    const map = `## Project structure\n\n${part('storage', 30)}${part('sync', 30)}`;
+    for (const text of [small, fenced, map]) {
+      const snap = snapshot(text, files);
+      const plan = buildPlan({ snapshot: snap, analysis: analyze(snap) });
+      expect(plan.sections.map((s) => s.title)).not.toContain('storage');
+      expect(plan.sections.every((s) => !s.evidence.some((e) => e.startsWith('split from')))).toBe(true);
+      expect(plan.lossless.ok).toBe(true);
+    }
+    // The same parts, large and outside a fence, under a heading about them: split.
+    const big = snapshot(`## Crates\n\nIntro.\n\n${part('storage', 30)}${part('sync', 30)}`, files);
+    const control = buildPlan({ snapshot: big, analysis: analyze(big) });
+    expect(control.sections.map((s) => [s.title, s.applyTo])).toEqual([['Crates', 'crates/**'], ['storage', 'crates/storage/**'], ['sync', 'crates/sync/**']]);
+    expect(small.length).toBeLessThan(2000);
+    expect(fenced.length).toBeGreaterThan(2000);
+    expect(map.length).toBeGreaterThan(2000);
   });
 
   it('3. test globs follow the section language (Rust tests are .rs files under test folders)', () => {

@@ -4,7 +4,8 @@
  * Docs encoded here (GitHub Docs, "Adding repository custom instructions for GitHub Copilot"):
  * - repository-wide: `.github/copilot-instructions.md`, plain Markdown;
  * - path-specific: `.github/instructions/NAME.instructions.md` with YAML front matter
- *   `applyTo: "glob,glob"` (one string, comma-separated globs) and an optional `description`.
+ *   `applyTo: "glob,glob"` (one string, comma-separated globs), an optional `description`, and
+ *   an optional `excludeAgent: "code-review"` or `"coding-agent"` (that agent does not read the file).
  * - Copilot code review reads only the first 4,000 characters of an instruction file.
  *
  * We read every shape found in the wild (unquoted `*…` values, which are YAML aliases and
@@ -53,6 +54,8 @@ export interface ParsedFrontMatter {
   applyTo: string | null;
   applyToShape: ApplyToShape;
   description: string | null;
+  /** `excludeAgent` as written (a string, or a list's items joined with commas), null when absent. */
+  excludeAgent: string | null;
   /** Problems reading it (invalid YAML etc.). */
   errors: string[];
   /** Length in characters of the front matter block including fences and the newline after the closing fence. */
@@ -64,7 +67,7 @@ const FM_RE = /^\uFEFF?---[ \t]*(\r\n|\n|\r)([\s\S]*?)(?:\r\n|\n|\r)---[ \t]*(\r
 /** Read the YAML front matter of an instruction file leniently. */
 export function readFrontMatter(text: string): ParsedFrontMatter {
   const m = FM_RE.exec(text);
-  if (!m) return { present: false, applyTo: null, applyToShape: 'missing', description: null, errors: [], length: 0 };
+  if (!m) return { present: false, applyTo: null, applyToShape: 'missing', description: null, excludeAgent: null, errors: [], length: 0 };
   const body = m[2] ?? '';
   const errors: string[] = [];
   let applyTo: string | null = null;
@@ -116,15 +119,27 @@ export function readFrontMatter(text: string): ParsedFrontMatter {
     const dl = /^description[ \t]*:[ \t]*(.*)$/m.exec(body);
     if (dl) description = (dl[1] ?? '').trim().replace(/^["']|["']$/g, '');
   }
-  return { present: true, applyTo, applyToShape: shape, description, errors, length: m[0].length };
+  return { present: true, applyTo, applyToShape: shape, description, excludeAgent: readExcludeAgent(body, doc, errors.length === 0), errors, length: m[0].length };
+}
+
+/** `excludeAgent` read leniently: a string, quoted or not, or a YAML list (flow or block) of them. */
+function readExcludeAgent(body: string, doc: Document.Parsed | null, parsed: boolean): string | null {
+  const node = parsed && doc?.contents && 'get' in doc.contents ? (doc.contents as { get(k: string, keep: true): unknown }).get('excludeAgent', true) : undefined;
+  if (isSeq(node)) return joinApplyTo(node.items.map((i) => (isScalar(i) ? String(i.value) : String(i))));
+  if (isScalar(node) && node.value != null) return String(node.value).trim() || null;
+  const line = /^excludeAgent[ \t]*:[ \t]*(.*)$/m.exec(body);
+  if (!line) return null;
+  const raw = (line[1] ?? '').replace(/\s+#.*$/, '').trim().replace(/^\[|\]$/g, '');
+  return joinApplyTo(raw.split(',').map((s) => s.trim().replace(/^["']|["']$/g, ''))) || null;
 }
 
 /**
- * Render the documented front matter: applyTo always as one double-quoted string.
+ * Render the documented front matter: applyTo always as one double-quoted string, then the
+ * description, then excludeAgent when one is given.
  * Written with the `yaml` library, never by concatenating user text.
  */
-export function renderFrontMatter(fm: { applyTo: string; description: string }, eol: '\n' | '\r\n' | '\r' = '\n'): string {
-  const yaml = stringify({ applyTo: fm.applyTo, description: fm.description }, FM_OPTIONS);
+export function renderFrontMatter(fm: { applyTo: string; description: string; excludeAgent?: string | undefined }, eol: '\n' | '\r\n' | '\r' = '\n'): string {
+  const yaml = stringify({ applyTo: fm.applyTo, description: fm.description, ...(fm.excludeAgent ? { excludeAgent: fm.excludeAgent } : {}) }, FM_OPTIONS);
   return ['---', ...yaml.replace(/\n$/, '').split('\n'), '---', ''].join(eol);
 }
 

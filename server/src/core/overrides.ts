@@ -1,6 +1,7 @@
 /**
  * Overrides: the agent's or the human's corrections to the inferred plan (keep a section
- * repository-wide, give it an applyTo, send it to a named file). They arrive as untrusted input,
+ * repository-wide, give it an applyTo, send it to a named file, keep a Copilot agent from
+ * reading its file). They arrive as untrusted input,
  * so every one is parsed, checked against the analysed sections and normalised here before the
  * plan uses it; the normalised form is what the plan stores, so the same corrections always give
  * the same plan bytes.
@@ -10,7 +11,7 @@
  * `.github/instructions/`.
  */
 import type { Section } from './types.js';
-import type { Override } from '../schemas/plan.js';
+import type { ExcludeAgent, Override } from '../schemas/plan.js';
 import { OverrideSchema } from '../schemas/plan.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, splitApplyTo } from './copilot-format.js';
 import { ErrorCode, OnboardingError } from './errors.js';
@@ -34,6 +35,7 @@ export interface NormOverride {
   applyTo?: string;
   /** Slug (the stored form is the full path). */
   slug?: string;
+  excludeAgent?: ExcludeAgent;
 }
 
 function validateGlob(g: string): string | null {
@@ -80,7 +82,7 @@ export function resolveOverrides(overrides: readonly unknown[], sections: readon
   for (const raw of overrides) {
     const parsed = OverrideSchema.safeParse(raw);
     if (!parsed.success) {
-      throw invalid(`An override is malformed: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'override'}: ${i.message}`).join('; ')}.`, 'Each override is { section, keepRepoWide?, applyTo?, destination? }.');
+      throw invalid(`An override is malformed: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'override'}: ${i.message}`).join('; ')}.`, 'Each override is { section, keepRepoWide?, applyTo?, destination?, excludeAgent? }.');
     }
     const o = parsed.data;
     let section = byId.get(o.section);
@@ -111,6 +113,12 @@ export function resolveOverrides(overrides: readonly unknown[], sections: readon
       }
       n.keepRepoWide = true;
     }
+    if (o.excludeAgent !== undefined) {
+      if (n.keepRepoWide || section.kind === 'frontmatter') {
+        throw invalid(`The override for ${section.id} keeps it repository-wide and gives it excludeAgent, which only a path-specific file can carry.`, 'Drop excludeAgent, or give the section an applyTo or a destination.');
+      }
+      n.excludeAgent = o.excludeAgent;
+    }
     if (section.kind === 'frontmatter' && (n.applyTo !== undefined || n.slug !== undefined)) {
       throw invalid(`${section.id} is the front matter of ${section.sourcePath}; it stays in that file.`, 'Remove this override.');
     }
@@ -127,6 +135,7 @@ export function storedOverrides(resolved: Map<string, NormOverride>): Override[]
       if (n.keepRepoWide) o.keepRepoWide = true;
       if (n.applyTo !== undefined) o.applyTo = n.applyTo;
       if (n.slug !== undefined) o.destination = instructionPath(n.slug);
+      if (n.excludeAgent !== undefined) o.excludeAgent = n.excludeAgent;
       return o;
     });
 }

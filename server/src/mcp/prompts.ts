@@ -15,6 +15,7 @@ export function onboardingScript(o: { canElicit: boolean; canSample: boolean; cl
   const ask = o.canElicit
     ? 'ask the human with `question_ask` (one short question per section, e.g. "Section \\"Testing\\" has no clear scope. Which files should it apply to (globs), or keep it repository-wide?"). Never ask for secrets.'
     : `ask the human in the chat (\`question_ask\` is not available: ${o.clientName} did not declare MCP elicitation).`;
+  const askLeftover = o.canElicit ? 'ask the human about each suggestion with `question_ask`' : 'ask the human about each suggestion in the chat';
   const lines = [
     'Onboard this repository\'s GitHub Copilot instructions with the copilot-onboarding tools: split a monolithic `.github/copilot-instructions.md` into path-specific `.github/instructions/<slug>.instructions.md` files, with the human deciding at every gate.',
     ...(o.focus ? ['', `The human's focus for this run: ${o.focus}`] : []),
@@ -32,7 +33,8 @@ export function onboardingScript(o: { canElicit: boolean; canSample: boolean; cl
     `2. \`onboarding_analyze\` — find the instruction sources, the pattern (clean, structured, unstructured, messy, migrated), the sections and the problems.${o.canSample ? '' : ' (This client has no MCP sampling; the narration is the deterministic text, which is fine.)'} Summarise the problems for the human.`,
     '3. `onboarding_propose` (no overrides) — a first plan; it changes no instruction file. For each section it says where it goes, its `applyTo` globs and the evidence.',
     `4. For each section whose scope is uncertain — kept repository-wide for lack of evidence, thin or conflicting evidence, or globs that look too wide or too narrow — ${ask}`,
-    '5. `onboarding_propose` with `overrides` built from the answers: `{section: "<id or heading>", applyTo: "glob,glob"}`, `{section, keepRepoWide: true}` or `{section, destination: "<slug>"}`. Repeat steps 4–5 until the human has no more changes.',
+    `   The plan's \`leftover\` says how many characters stay in the repository-wide file (Copilot code review reads only the first 4,000) and suggests up to three candidate scopes, with their evidence, for each large section kept there: ${askLeftover} (offer its candidates and "keep repository-wide") and apply the answers with \`overrides\`, so low-confidence scopes are decided by a person, not guessed.`,
+    '5. `onboarding_propose` with `overrides` built from the answers: `{section: "<id or heading>", applyTo: "glob,glob"}`, `{section, keepRepoWide: true}` or `{section, destination: "<slug>"}`; add `excludeAgent: "code-review"` or `"coding-agent"` when the human wants that Copilot agent to skip the section\'s file. Repeat steps 4–5 until the human has no more changes.',
     '6. Show the plan to the human: plan id and SHA-256 prefix, every file to create / modify / delete with its `applyTo`, the problems and the risk. The full plan is also readable as the resource `copilot-onboarding://plan/current`.',
     '7. `onboarding_approve` — the human approves (or not) in the form the client shows. If it is refused, stop and ask what to change.',
     '8. `onboarding_migrate` — the human confirms again; a verified tar.gz backup is made before any write and the result is checked on disk (lossless). Report the files written and the backup location.',

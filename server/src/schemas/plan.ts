@@ -58,6 +58,10 @@ export const ProblemSchema = z.object({
   lines: z.array(z.number().int()),
 });
 
+/** The agents a path-specific instruction file can exclude (Copilot's `excludeAgent` front matter key). */
+export const EXCLUDE_AGENTS = ['code-review', 'coding-agent'] as const;
+export type ExcludeAgent = (typeof EXCLUDE_AGENTS)[number];
+
 export const OverrideSchema = z
   .object({
     /** Section id (`s03-typescript`) or its exact heading text. */
@@ -68,6 +72,8 @@ export const OverrideSchema = z
     applyTo: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     /** Output slug or `.github/instructions/<slug>.instructions.md`. Sections with the same destination are merged in source order. */
     destination: z.string().min(1).optional(),
+    /** Copilot agent that must not read the section's path-specific file (its front matter `excludeAgent`). */
+    excludeAgent: z.enum(EXCLUDE_AGENTS).optional(),
   })
   .strict();
 export type Override = z.infer<typeof OverrideSchema>;

@@ -16,7 +16,7 @@ export const proposeInput = {
     .max(1000)
     .optional()
     .describe(
-      "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug}.",
+      "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug, excludeAgent?: 'code-review' | 'coding-agent' (that Copilot agent skips the section's path-specific file)}.",
     ),
   narrate: z.boolean().default(true).describe('Explain the plan through the client model (MCP sampling); the plan never depends on it.'),
 };
@@ -57,7 +57,8 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
       title: 'Propose a migration plan',
       description:
         'Build a deterministic, lossless plan that moves sections with a confident path scope into .github/instructions/<slug>.instructions.md ' +
-        '(applyTo front matter) and keeps the rest in .github/copilot-instructions.md. Stores the plan in .copilot-state/plans/. Changes no instruction file.',
+        '(applyTo front matter) and keeps the rest in .github/copilot-instructions.md. Stores the plan in .copilot-state/plans/. Changes no instruction file. ' +
+        "When the plan's leftover suggests scopes for large sections kept repository-wide, ask the human about them with question_ask and call again with overrides, so low-confidence scopes are decided by a person, not guessed.",
       inputSchema: proposeInput,
       outputSchema: proposeOutput,
       annotations: { title: 'Propose plan', readOnlyHint: true, openWorldHint: false },
