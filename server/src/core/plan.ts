@@ -19,7 +19,7 @@ import { asBuffer, checkLossless } from './lossless.js';
 import { type NormOverride, invalid, resolveOverrides, storedOverrides } from './overrides.js';
 import { FileIndex } from './file-index.js';
 import { SCAN_CAP } from './keywords.js';
-import { inferScope, scopeCandidates } from './scope.js';
+import { type Candidate, SectionText, inferScope, scopeCandidates } from './scope.js';
 import { slugAllocator, slugify } from './slug.js';
 import { type ParentHeading, type Unit, splitSubsections } from './subsections.js';
 import { buildOutputs } from './plan-outputs.js';
@@ -118,7 +118,14 @@ export function buildPlan(input: BuildPlanInput): Plan {
   for (const s of analysed) checkRanges(s, src.length);
 
   const index = new FileIndex(snapshot.files);
-  const infer = (section: Section): ScopeResult => inferScope(section, sectionText(src, section.ranges), index);
+  // Each section's text is decoded and scanned once, whichever steps ask about it.
+  const texts = new Map<Section, SectionText>();
+  const textOf = (section: Section): SectionText => {
+    let t = texts.get(section);
+    if (!t) texts.set(section, (t = new SectionText(sectionText(src, section.ranges))));
+    return t;
+  };
+  const infer = (section: Section): ScopeResult => inferScope(section, textOf(section), index);
   const units = splitSubsections(analysed, src, infer);
   const resolved = resolveOverrides(input.overrides ?? [], units.map((u) => u.section));
   const decisions = decideScopes(units, resolved, infer);
@@ -138,7 +145,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     operations: outputs.operations,
     problems: analysis.problems.map((p) => ({ code: p.code, severity: p.severity, message: p.message, path: p.path, lines: [...p.lines] })),
     overrides: storedOverrides(resolved),
-    ...(repo ? { leftover: leftoverOf(src, decisions, outputs.bytes.get(repo.path), index) } : {}),
+    ...(repo ? { leftover: leftoverOf(src, decisions, outputs.operations.find((o) => o.path === repo.path), (s) => scopeCandidates(textOf(s), index)) } : {}),
   };
   const lossless = {
     outputs: outputs.lossless,
@@ -164,17 +171,24 @@ export function buildPlan(input: BuildPlanInput): Plan {
 /** Sections kept repository-wide from this size on get candidate scopes in the plan. */
 const SUGGEST_FROM_CHARS = 1000;
 
-/** The repository-wide file's size after the split, and candidate scopes for its large sections. */
-function leftoverOf(src: Buffer, decisions: readonly Decision[], after: Uint8Array | null | undefined, idx: FileIndex): NonNullable<PlanBody['leftover']> {
-  const chars = (b: Uint8Array): number => [...Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8')].length;
-  const size = after === undefined ? chars(src) : after === null ? 0 : chars(after);
+/** Characters (code points) of a string, as `[...s].length` counts them. */
+function codePoints(s: string): number {
+  return s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+}
+
+/**
+ * The repository-wide file's size after the split (`op`: the plan's operation on it, if any),
+ * and candidate scopes for its large sections.
+ */
+function leftoverOf(src: Buffer, decisions: readonly Decision[], op: Operation | undefined, candidatesOf: (s: Section) => Candidate[]): NonNullable<PlanBody['leftover']> {
+  const size = codePoints(op ? (op.content ?? '') : src.toString('utf8'));
   const suggestions: NonNullable<PlanBody['leftover']>['suggestions'] = [];
   for (const d of decisions) {
     if (d.slug !== null || d.decidedBy === 'override' || d.section.kind !== 'heading') continue;
     const text = d.section.ranges.map((r) => src.toString('utf8', r.start, r.end)).join('');
-    const n = [...text].length;
+    const n = codePoints(text);
     if (n < SUGGEST_FROM_CHARS) continue;
-    const candidates = scopeCandidates(sectionText(src, d.section.ranges), idx).map((c) => ({ applyTo: joinApplyTo(c.applyTo), evidence: c.evidence }));
+    const candidates = candidatesOf(d.section).map((c) => ({ applyTo: joinApplyTo(c.applyTo), evidence: c.evidence }));
     suggestions.push({ section: d.section.id, title: d.section.title, chars: n, candidates });
   }
   suggestions.sort((a, b) => b.chars - a.chars || cmp(a.section, b.section));

@@ -95,10 +95,26 @@ function headingWork(title: string): HeadingWork {
 }
 
 /**
- * Infer a section's applyTo. `text` is the section's text (its heading included); `idx` the
- * workspace files (one index for every section of a plan). Deterministic.
+ * A section's text and its keyword scans, each made on first use: the plan asks one section
+ * several questions (its scope, then candidate scopes when it stays repository-wide) and the
+ * text is scanned once for all of them.
  */
-export function inferScope(section: { title: string; kind: string }, text: string, idx: FileIndex): ScopeResult {
+export class SectionText {
+  private readonly scans = new Map<number, TextScan>();
+  constructor(readonly text: string) {}
+  /** Keyword scores and mentions of the first `cap` characters. */
+  scan(cap = SCAN_CAP): TextScan {
+    let sc = this.scans.get(cap);
+    if (!sc) this.scans.set(cap, (sc = scan(this.text, cap)));
+    return sc;
+  }
+}
+
+/**
+ * Infer a section's applyTo. `input` is the section's text (its heading included), or that text
+ * with its scans; `idx` the workspace files (one index for every section of a plan). Deterministic.
+ */
+export function inferScope(section: { title: string; kind: string }, input: string | SectionText, idx: FileIndex): ScopeResult {
   if (section.kind === 'preamble') return repoWide(['no scope: the preamble stays repository-wide']);
   if (section.kind === 'frontmatter') return repoWide(['no scope: front matter stays repository-wide']);
   const title = section.title.trim().slice(0, 300);
@@ -111,8 +127,9 @@ export function inferScope(section: { title: string; kind: string }, text: strin
   const needsBody = heading.needsBody;
   const strongHit = heading.strongHit;
   // The body is scanned only when needed; with a named topic, only its start (for evidence and hints).
-  let scanned: TextScan | null = null;
-  const body = (): TextScan => (scanned ??= scan(text, strongHit ? HIT_SCAN_CAP : SCAN_CAP));
+  const sectionText = typeof input === 'string' ? new SectionText(input) : input;
+  const text = sectionText.text;
+  const body = (): TextScan => sectionText.scan(strongHit ? HIT_SCAN_CAP : SCAN_CAP);
   for (const i of needsBody) if ((body().scores.get(i)?.score ?? 0) >= W_SECONDARY) hits.push(i);
   hits.sort((a, b) => a - b);
   if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title)) {
@@ -364,8 +381,8 @@ export interface Candidate {
  * Up to three candidate scopes for a section inference kept repository-wide: the existing paths
  * it names most (each alone), then the files of its language. For a person to decide, not applied.
  */
-export function scopeCandidates(text: string, idx: FileIndex): Candidate[] {
-  const sc = scan(text);
+export function scopeCandidates(text: string | SectionText, idx: FileIndex): Candidate[] {
+  const sc = typeof text === 'string' ? scan(text) : text.scan();
   const out: Candidate[] = [];
   const seen = new Set<string>();
   const found = pathSignal(idx, sc.mentions, 'mentions');
