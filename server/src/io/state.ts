@@ -15,16 +15,11 @@ import { OnboardingStateSchema, emptyState, STATE_VERSION, type ChainMark, type 
 import { atomicWriteFile, writeDurable } from './durable.js';
 import { rel, stateFile, workspaceIdFile, type ChainKind } from './layout.js';
 
-
-export function statePath(root: string): string {
-  return stateFile(root);
-}
-
 /** Load the state; a missing file is a new workspace. Corruption throws STATE_CORRUPT. */
 export async function loadState(root: string, now = new Date().toISOString()): Promise<OnboardingState> {
   let text: string;
   try {
-    text = await fsp.readFile(statePath(root), 'utf8');
+    text = await fsp.readFile(stateFile(root), 'utf8');
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return emptyState(now);
     throw e;
@@ -57,7 +52,7 @@ function corrupt(why: string): OnboardingError {
 
 export async function saveState(root: string, state: OnboardingState): Promise<void> {
   const valid = OnboardingStateSchema.parse({ ...state, version: STATE_VERSION, workspaceId: await workspaceId(root, state.workspaceId) });
-  await atomicWriteFile(statePath(root), JSON.stringify(valid, null, 2) + '\n');
+  await atomicWriteFile(stateFile(root), JSON.stringify(valid, null, 2) + '\n');
 }
 
 /** Load, change, save. */

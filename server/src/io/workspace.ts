@@ -10,8 +10,6 @@ import path from 'node:path';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { STATE_DIR, stateDir } from './layout.js';
 
-// The durable write lives in io/durable.ts; re-exported for the trace and question stores.
-
 /**
  * Resolve a workspace-relative POSIX path to an absolute path, refusing anything that
  * escapes the workspace (`..`, absolute paths, NUL bytes). Symlinks are checked by callers
