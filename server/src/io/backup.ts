@@ -29,7 +29,7 @@ import {
 import type { Plan } from '../schemas/plan.js';
 import { sidecarPath } from './journal.js';
 import { atomicWriteFile, fsyncDir } from './durable.js';
-import { forEachLimit, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
+import { forEachLimit, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside, unlessMissing } from './workspace.js';
 import { backupRelPaths, backupsDir, manifestFile, rel } from './layout.js';
 
 const gunzip = promisify(zlib.gunzip);
@@ -246,16 +246,11 @@ function tarOf(tar: typeof Tar, entries: Array<{ file: ManifestFile; bytes: Buff
 export async function readManifest(root: string, migrationId: string): Promise<Manifest> {
   assertMigrationId(migrationId);
   const rel = backupRelPaths(migrationId).manifest;
-  let raw: string;
-  try {
-    raw = await fsp.readFile(manifestFile(root, migrationId), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new OnboardingError(ErrorCode.BACKUP_MISSING, `The backup manifest of migration ${migrationId} (${rel}) is missing, so it cannot be rolled back from its backup. No file was touched.`, {
-        next: `${CORRUPT_NEXT} Check the id with \`copilot-onboarding status\`.`,
-      });
-    }
-    throw e;
+  const raw = await unlessMissing(() => fsp.readFile(manifestFile(root, migrationId), 'utf8'));
+  if (raw === null) {
+    throw new OnboardingError(ErrorCode.BACKUP_MISSING, `The backup manifest of migration ${migrationId} (${rel}) is missing, so it cannot be rolled back from its backup. No file was touched.`, {
+      next: `${CORRUPT_NEXT} Check the id with \`copilot-onboarding status\`.`,
+    });
   }
   const corrupt = (why: string) =>
     new OnboardingError(ErrorCode.BACKUP_CORRUPT, `The backup manifest ${rel} is corrupt (${why}), so the backup cannot be trusted. No file was touched.`, {

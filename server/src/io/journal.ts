@@ -14,18 +14,13 @@ import { sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { JournalSchema, type Journal } from '../schemas/journal.js';
 import { atomicWriteFile, fsyncDir } from './durable.js';
-import { resolveInside } from './workspace.js';
+import { resolveInside, unlessMissing } from './workspace.js';
 import { journalFile, stateDir } from './layout.js';
 
 /** The journal, or null when no migration or rollback is under way. */
 export async function readJournal(root: string): Promise<Journal | null> {
-  let raw: string;
-  try {
-    raw = await fsp.readFile(journalFile(root), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const raw = await unlessMissing(() => fsp.readFile(journalFile(root), 'utf8'));
+  if (raw === null) return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);

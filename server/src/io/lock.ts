@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { writeDurable } from './durable.js';
 import { lockFile } from './layout.js';
+import { unlessMissing } from './workspace.js';
 
 export interface LockInfo {
   pid: number;
@@ -150,14 +151,11 @@ async function createExclusive(file: string, content: string): Promise<boolean> 
   }
 }
 
-async function readRaw(file: string): Promise<{ raw: string; mtimeMs: number } | null> {
-  try {
+function readRaw(file: string): Promise<{ raw: string; mtimeMs: number } | null> {
+  return unlessMissing(async () => {
     const [raw, st] = await Promise.all([fsp.readFile(file, 'utf8'), fsp.stat(file)]);
     return { raw, mtimeMs: st.mtimeMs };
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  });
 }
 
 function parseLock(raw: string): LockInfo | null {

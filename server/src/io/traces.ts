@@ -23,7 +23,7 @@ import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
 import { atomicWriteFile } from './durable.js';
-import { IO_CONCURRENCY, mapLimit, readRegularFile } from './workspace.js';
+import { IO_CONCURRENCY, mapLimit, readRegularFile, unlessMissing } from './workspace.js';
 import { traceDir, traceDirName, type ChainKind } from './layout.js';
 import { withFileLock } from './lock.js';
 import { recordChainMark, recordedChainMark, workspaceId } from './state.js';
@@ -403,13 +403,7 @@ async function readText(file: string): Promise<string | null> {
 
 /** The trace files of a chain folder, sorted by name (code units; seq-padded names sort by seq). */
 async function listTraceFiles(dir: string): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await fsp.readdir(dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
+  const names = (await unlessMissing(() => fsp.readdir(dir))) ?? [];
   return names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 

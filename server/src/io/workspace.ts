@@ -172,6 +172,16 @@ export async function readRegularFile(abs: string, opts: { maxBytes?: number; fo
   }
 }
 
+/** `fn()`, or null when the path it reads does not exist (ENOENT); other errors are thrown. */
+export async function unlessMissing<T>(fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
 /** How many file-system calls a bulk step keeps in flight (the thread pool has 4 threads by default). */
 export const IO_CONCURRENCY = 16;
 
