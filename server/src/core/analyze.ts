@@ -135,13 +135,7 @@ function emptySections(path: string, bytes: Uint8Array, headings: readonly Headi
     const next = headings[i + 1];
     if (next && next.level > h.level) return; // it has subsections
     if (!isBlank(bytes, h.end, next ? next.start : bytes.length)) return;
-    out.push({
-      code: 'EMPTY_SECTION',
-      severity: 'info',
-      message: `The section "${h.text || '(empty heading)'}" has a heading and nothing under it.`,
-      path,
-      lines: [h.line],
-    });
+    out.push({ code: 'EMPTY_SECTION', severity: 'info', message: `The section "${h.text || '(empty heading)'}" has a heading and nothing under it.`, path, lines: [h.line] });
   });
   return out;
 }
@@ -176,13 +170,8 @@ function pathFileProblems(src: SourceFile, text: string): { problems: Problem[];
   const problems = frontMatterProblems(src.path, fm);
   const applyLine = frontMatterLine(text, /^applyTo[ \t]*:/m);
   if (fm.applyToShape === 'missing') {
-    problems.push({
-      code: 'MISSING_APPLY_TO',
-      severity: 'warning',
-      message: `${src.path} has no applyTo in its front matter, so Copilot never applies it to a file automatically.`,
-      path: src.path,
-      lines: [1],
-    });
+    const message = `${src.path} has no applyTo in its front matter, so Copilot never applies it to a file automatically.`;
+    problems.push({ code: 'MISSING_APPLY_TO', severity: 'warning', message, path: src.path, lines: [1] });
   } else if (fm.applyToShape !== 'quoted-string') {
     const why: Record<string, string> = {
       'alias-like': 'an unquoted value starting with `*` is a YAML alias, so strict YAML parsers reject or misread it',
@@ -296,13 +285,8 @@ export function analyze(snapshot: Snapshot): Analysis {
 
   const otherAgentFiles = [...otherSources.map((s) => s.path), ...snapshot.refused.filter((r) => r.kind === 'other-agent').map((r) => r.path)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (otherAgentFiles.length) {
-    problems.push({
-      code: 'OTHER_AGENT_FILES',
-      severity: 'info',
-      message: `Other agents' instruction files found (reported, not migrated): ${otherAgentFiles.join(', ')}.`,
-      path: otherAgentFiles[0]!,
-      lines: [],
-    });
+    const message = `Other agents' instruction files found (reported, not migrated): ${otherAgentFiles.join(', ')}.`;
+    problems.push({ code: 'OTHER_AGENT_FILES', severity: 'info', message, path: otherAgentFiles[0]!, lines: [] });
   }
 
   const sources = snapshot.sources.map((s) => {

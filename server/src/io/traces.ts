@@ -322,12 +322,7 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
     if (g.v2) prevV2 = g;
     const prev = g.prev;
     if (g.seq !== expectedSeq) {
-      problems.push({
-        kind: 'missing',
-        file: g.file,
-        seq: g.seq,
-        message: `${g.file}: seq ${g.seq} follows seq ${expectedSeq - 1}; trace(s) ${expectedSeq}..${g.seq - 1} are missing`,
-      });
+      problems.push({ kind: 'missing', file: g.file, seq: g.seq, message: `${g.file}: seq ${g.seq} follows seq ${expectedSeq - 1}; trace(s) ${expectedSeq}..${g.seq - 1} are missing` });
     } else if (prev !== prevWhole) {
       const linked = prev ? byWhole.get(prev) : undefined;
       problems.push(
@@ -346,22 +341,14 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
   if (head) {
     const pending = head.pending;
     if (head.seq > lastSeq && !(pending && pending.seq === lastSeq)) {
-      problems.push({
-        kind: 'missing',
-        file: head.file,
-        seq: head.seq,
-        message: `the chain ends at seq ${lastSeq} but seq ${head.seq} (${head.file}) was written: trace(s) at the end are missing`,
-      });
+      const message = `the chain ends at seq ${lastSeq} but seq ${head.seq} (${head.file}) was written: trace(s) at the end are missing`;
+      problems.push({ kind: 'missing', file: head.file, seq: head.seq, message });
     } else if (head.seq < lastSeq) {
       for (const g of good) {
         if (g.seq <= head.seq) continue;
         if (pending && pending.seq === g.seq && pending.file === g.file) continue;
-        problems.push({
-          kind: 'inserted',
-          file: g.file,
-          seq: g.seq,
-          message: `${g.file}: seq ${g.seq} is past the last trace the server wrote (seq ${head.seq}${head.file ? `, ${head.file}` : ''}) (appended by hand)`,
-        });
+        const message = `${g.file}: seq ${g.seq} is past the last trace the server wrote (seq ${head.seq}${head.file ? `, ${head.file}` : ''}) (appended by hand)`;
+        problems.push({ kind: 'inserted', file: g.file, seq: g.seq, message });
       }
     }
     const recorded = good.find((g) => g.seq === head.seq);
