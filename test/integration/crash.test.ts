@@ -16,7 +16,7 @@ import { PassThrough } from 'node:stream';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { journalPath } from '../../server/src/io/journal.js';
+import { journalFile as journalPath } from '../../server/src/io/layout.js';
 import { migrate } from '../../server/src/io/apply.js';
 import { recoverInterrupted } from '../../server/src/io/recovery.js';
 import { rollback } from '../../server/src/io/rollback.js';

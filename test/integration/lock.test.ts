@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OnboardingError } from '../../server/src/core/errors.js';
-import { acquireLock, lockPath, readLock } from '../../server/src/io/lock.js';
+import { acquireLock, readLock } from '../../server/src/io/lock.js';
+import { lockFile as lockPath } from '../../server/src/io/layout.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
 import { planFromOps, runCrashRunner, writeFileIn, type RunnerResult } from '../helpers/fixtures.js';
 

@@ -87,34 +87,10 @@ export async function appendGateTrace(store: TraceStore<'elicitation'>, unsealed
  */
 export async function traceRefusal(
   store: TraceStore<'elicitation'>,
-  r: {
-    channel: GateChannel;
-    action: ElicitationAction;
-    client: { name: string; version: string };
-    outcome: 'refused' | 'unsupported';
-    code: string;
-    message: string;
-    subject: Record<string, unknown>;
-    atMs: number;
-  },
+  r: Pick<GateTraceInput, 'channel' | 'action' | 'client' | 'subject'> & { outcome: 'refused' | 'unsupported'; code: string; message: string; atMs: number },
 ): Promise<TraceRef> {
-  return appendGateTrace(
-    store,
-    gateTraceRecord({
-      channel: r.channel,
-      action: r.action,
-      client: r.client,
-      message: '',
-      schema: {},
-      response: null,
-      outcome: r.outcome,
-      subject: r.subject,
-      error: `${r.code}: ${r.message}`,
-      code: r.code,
-      startedMs: r.atMs,
-      endedMs: r.atMs,
-    }),
-  );
+  const { message, atMs, ...rest } = r;
+  return appendGateTrace(store, gateTraceRecord({ ...rest, message: '', schema: {}, response: null, error: `${r.code}: ${message}`, startedMs: atMs, endedMs: atMs }));
 }
 
 function boundResponse(resp: Record<string, unknown> | null): Record<string, unknown> | null {

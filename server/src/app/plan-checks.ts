@@ -14,7 +14,7 @@ import { rel } from '../io/layout.js';
 import type { FormPaths } from '../core/form-render.js';
 import { loadState, workspaceId } from '../io/state.js';
 import { TraceStore, verifyChain } from '../io/traces.js';
-import { rederivePlan } from './rederive.js';
+import { assertSourcesFresh, rederivePlan } from './rederive.js';
 import { startedMigrationIds } from '../io/recovery.js';
 
 /** The plan named, else the current one, as re-derived from the workspace (a forged or stale plan is refused). */
@@ -27,16 +27,7 @@ export async function resolvePlan(root: string, planId: string | undefined): Pro
 
 /** Refuse when any source file changed since the plan was made. */
 export async function assertFresh(root: string, plan: Plan): Promise<void> {
-  const snapshot = await readSnapshot(root);
-  const now = new Map(snapshot.sources.map((s) => [s.path, s.sha256]));
-  const changed: string[] = [];
-  for (const s of plan.sources) if (now.get(s.path) !== s.sha256) changed.push(s.path);
-  for (const s of snapshot.sources) if (s.kind !== 'other-agent' && !plan.sources.some((p) => p.path === s.path)) changed.push(`${s.path} (new)`);
-  if (changed.length) {
-    throw new OnboardingError(ErrorCode.PLAN_STALE, `Stale plan: ${changed.join(', ')} changed since plan ${plan.planId} was proposed.`, {
-      next: 'Run onboarding_propose again, then approve the new plan.',
-    });
-  }
+  assertSourcesFresh(plan, await readSnapshot(root));
 }
 
 /** Verify the chain, then find an unexpired, unused approval trace for this plan. Fails closed. */

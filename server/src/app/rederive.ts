@@ -25,13 +25,13 @@ function notDerivable(message: string, details?: Record<string, unknown>): Onboa
   return new OnboardingError(ErrorCode.PLAN_NOT_DERIVABLE, `${message} Nothing was changed.`, { next: AGAIN, ...(details ? { details } : {}) });
 }
 
-/** Sources the plan recorded that differ now, and instruction sources it does not know. */
-function staleSources(plan: Plan, snapshot: Snapshot): string[] {
+/** Refuse (PLAN_STALE) when a source the plan recorded differs now, or an instruction source is new. */
+export function assertSourcesFresh(plan: Plan, snapshot: Snapshot): void {
   const now = new Map(snapshot.sources.map((s) => [s.path, s.sha256]));
   const changed: string[] = [];
   for (const s of plan.sources) if (now.get(s.path) !== s.sha256) changed.push(s.path);
   for (const s of snapshot.sources) if (s.kind !== 'other-agent' && !plan.sources.some((p) => p.path === s.path)) changed.push(`${s.path} (new)`);
-  return changed;
+  if (changed.length) throw new OnboardingError(ErrorCode.PLAN_STALE, `Stale plan: ${changed.join(', ')} changed since plan ${plan.planId} was proposed.`, { next: AGAIN });
 }
 
 /** The top-level fields in which two plans differ (for the message). */
@@ -60,10 +60,7 @@ export async function rederivePlan(root: string, plan: Plan): Promise<Plan> {
     );
   }
   const { snapshot, analysis } = await snapshotAndAnalyze(root);
-  const changed = staleSources(plan, snapshot);
-  if (changed.length) {
-    throw new OnboardingError(ErrorCode.PLAN_STALE, `Stale plan: ${changed.join(', ')} changed since plan ${plan.planId} was proposed.`, { next: AGAIN });
-  }
+  assertSourcesFresh(plan, snapshot);
   let derived: Plan;
   try {
     derived = buildPlan({ snapshot, analysis, overrides: plan.overrides, toolVersion: VERSION });

@@ -63,10 +63,6 @@ export function exitCodeFor(e: OnboardingError): ExitCode {
   }
 }
 
-export interface WorkspaceSource {
-  workspace?: string | undefined;
-}
-
 /** The workspace for the terminal: --workspace, else COPILOT_ONBOARDING_WORKSPACE, else the current folder. */
 export function resolveWorkspace(opt: string | undefined, io: { cwd: string; env: NodeJS.ProcessEnv }): string {
   const chosen = opt || io.env.COPILOT_ONBOARDING_WORKSPACE || io.cwd;
@@ -96,11 +92,6 @@ export function table(header: string[], rows: string[][]): string {
         .trimEnd(),
     )
     .join('\n');
-}
-
-/** Did the user ask for JSON? Used by the error boundary, which runs outside the command. */
-export function wantsJson(argv: readonly string[]): boolean {
-  return argv.includes('--json');
 }
 
 /** The command path of argv for the JSON error envelope, e.g. "traces verify". */

@@ -114,21 +114,18 @@ export async function runDemo(io: DemoIo, opts: DemoOptions): Promise<number> {
     if (pr.isError) throw new Error(text(pr));
     say(text(pr));
 
-    step(3, 'Approve (the human decides through a form)');
-    const ap = await call('onboarding_approve');
-    say(`\n${text(ap)}`);
-    if (ap.isError) {
-      say(declined ? '\nYou declined: nothing was changed. The demo stops here.' : '');
-      return 1;
-    }
-
-    step(4, 'Migrate (backup, crash-safe apply, lossless proof on disk)');
-    const mg = await call('onboarding_migrate');
-    say(`\n${text(mg)}`);
-    if (mg.isError) {
-      say('\nNothing was changed. The demo stops here.');
-      return 1;
-    }
+    // A gate that refused or was declined ends the demo (exit 1) with `stop`.
+    const gate = async (n: number, title: string, tool: string, stop: () => string): Promise<CallToolResult | null> => {
+      step(n, title);
+      const r = await call(tool);
+      say(`\n${text(r)}`);
+      if (!r.isError) return r;
+      say(stop());
+      return null;
+    };
+    if (!(await gate(3, 'Approve (the human decides through a form)', 'onboarding_approve', () => (declined ? '\nYou declined: nothing was changed. The demo stops here.' : '')))) return 1;
+    const mg = await gate(4, 'Migrate (backup, crash-safe apply, lossless proof on disk)', 'onboarding_migrate', () => '\nNothing was changed. The demo stops here.');
+    if (!mg) return 1;
     const migration = sc<{ written: Array<{ path: string; op: string }> }>(mg);
 
     step(5, 'Verify');
@@ -143,13 +140,7 @@ export async function runDemo(io: DemoIo, opts: DemoOptions): Promise<number> {
     say(`Elicitation traces (${traces.length}), chain ${chain.ok ? 'verifies' : 'BROKEN'}:`);
     for (const t of traces.sort()) say(`    ${rel(traceDirName('elicitation'), t)}`);
 
-    step(6, 'Roll back (restore byte for byte)');
-    const rb = await call('onboarding_rollback');
-    say(`\n${text(rb)}`);
-    if (rb.isError) {
-      say('\nRollback was not confirmed: the migrated files stay in place.');
-      return 1;
-    }
+    if (!(await gate(6, 'Roll back (restore byte for byte)', 'onboarding_rollback', () => '\nRollback was not confirmed: the migrated files stay in place.'))) return 1;
     const after = await treeDigest(ws);
     const same = before.size === after.size && [...before].every(([k, v]) => after.get(k) === v);
     say(`\nByte-identical restore: ${same ? 'yes' : 'NO'} (${after.size} files compared by SHA-256 against the copy made before step 1).`);

@@ -10,9 +10,7 @@
 import { Command, CommanderError } from 'commander';
 import { OnboardingError } from '../core/errors.js';
 import { VERSION } from '../runtime/version.js';
-import { CliExit, ExitCode, commandName, exitCodeFor, wantsJson, writeJson, type CliIo } from './common.js';
-
-export type { CliIo } from './common.js';
+import { CliExit, ExitCode, commandName, exitCodeFor, writeJson, type CliIo } from './common.js';
 
 /** True when argv runs `serve`: named, or the default command (no command name before options). */
 function isServe(argv: string[]): boolean {
@@ -85,18 +83,12 @@ export async function runCli(io: CliIo): Promise<number> {
     // --help / --version end through exitOverride with code 0; every other commander error is usage.
     if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
     if (e instanceof CliExit) return e.exitCode;
-    if (e instanceof OnboardingError) {
-      const code = exitCodeFor(e);
-      if (wantsJson(io.argv)) {
-        writeJson(io.stdout, { ok: false, command: commandName(io.argv), error: { code: e.code, message: e.message, next: e.next ?? null }, exitCode: code });
-      }
-      io.stderr.write(`${e.code}: ${e.message}${e.next ? `\n${e.next}` : ''}\n`);
-      return code;
-    }
-    if (wantsJson(io.argv)) {
-      writeJson(io.stdout, { ok: false, command: commandName(io.argv), error: { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e), next: null }, exitCode: 1 });
-    }
-    io.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
+    const known = e instanceof OnboardingError;
+    const error = known ? { code: e.code, message: e.message, next: e.next ?? null } : { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e), next: null };
+    const code = known ? exitCodeFor(e) : 1;
+    // The error boundary runs outside the command, so --json is read from argv.
+    if (io.argv.includes('--json')) writeJson(io.stdout, { ok: false, command: commandName(io.argv), error, exitCode: code });
+    io.stderr.write(known ? `${error.code}: ${error.message}${error.next ? `\n${error.next}` : ''}\n` : `error: ${error.message}\n`);
+    return code;
   }
 }

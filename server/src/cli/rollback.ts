@@ -11,7 +11,7 @@ import type { Command } from 'commander';
 import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../core/approval.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { TraceStore } from '../io/traces.js';
-import { rollbackGate, type PreparedRollback } from '../app/rollback.js';
+import { rollbackGate } from '../app/rollback.js';
 import { appendGateTrace, gateTraceRecord, traceRefusal } from '../app/gate-trace.js';
 import { sanitizeLines } from '../core/sanitize.js';
 import type { ElicitationOutcome } from '../schemas/trace.js';
@@ -91,7 +91,7 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
       schema: ROLLBACK_SCHEMA as unknown as Record<string, unknown>,
       response: a.response,
       outcome: a.outcome,
-      subject: subjectOf(prep, a.confirmation),
+      subject: { migrationId: prep.migrationId, planId: prep.manifest.planId, planSha256: prep.manifest.planSha256, editedSinceMigration: prep.edited, confirmation: a.confirmation },
       error: a.error,
       startedMs: started,
       endedMs: Date.now(),
@@ -144,28 +144,12 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
   );
 }
 
-function subjectOf(prep: PreparedRollback, confirmation: string): Record<string, unknown> {
-  return {
-    migrationId: prep.migrationId,
-    planId: prep.manifest.planId,
-    planSha256: prep.manifest.planSha256,
-    editedSinceMigration: prep.edited,
-    confirmation,
-  };
-}
-
 /** Ask on the given streams; only "y" or "yes" is yes. End of input or Ctrl-C is `eof`. */
 export async function askYesNo(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, prompt: string): Promise<Answer> {
   const rl = readline.createInterface({ input, output });
   try {
-    return await new Promise<Answer>((resolve) => {
-      let settled = false;
-      const settle = (a: Answer) => {
-        if (!settled) {
-          settled = true;
-          resolve(a);
-        }
-      };
+    // The first of these settles the answer (a promise resolves once).
+    return await new Promise<Answer>((settle) => {
       rl.once('close', () => settle({ kind: 'eof' }));
       rl.once('SIGINT', () => {
         output.write('\n');

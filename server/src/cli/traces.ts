@@ -21,20 +21,17 @@ interface CommonOpts {
   chain?: ChainKind;
 }
 
-const chainOption = () => new Option('--chain <chain>', 'only this chain').choices([...CHAINS]);
-const workspaceOption = () => new Option('-w, --workspace <dir>', 'workspace root (else COPILOT_ONBOARDING_WORKSPACE, else the current folder)');
-const jsonOption = () => new Option('--json', 'print a JSON envelope {ok, command, data}');
-
 export function registerTracesCommand(program: Command, io: CliIo): void {
   const traces = program.command('traces').description('List, show and verify the elicitation and sampling trace chains.');
+  const sub = (name: string, description: string) =>
+    traces
+      .command(name)
+      .description(description)
+      .addOption(new Option('-w, --workspace <dir>', 'workspace root (else COPILOT_ONBOARDING_WORKSPACE, else the current folder)'))
+      .addOption(new Option('--chain <chain>', 'only this chain').choices([...CHAINS]))
+      .addOption(new Option('--json', 'print a JSON envelope {ok, command, data}'));
 
-  traces
-    .command('list')
-    .description('One line per trace, both chains (elicitation, sampling), in seq order.')
-    .addOption(workspaceOption())
-    .addOption(chainOption())
-    .addOption(jsonOption())
-    .action(async (o: CommonOpts) => {
+  sub('list', 'One line per trace, both chains (elicitation, sampling), in seq order.').action(async (o: CommonOpts) => {
       const root = resolveWorkspace(o.workspace, io);
       const chains = o.chain ? [o.chain] : CHAINS;
       const data: Partial<Record<ChainKind, TraceSummary[]>> = {};
@@ -47,13 +44,8 @@ export function registerTracesCommand(program: Command, io: CliIo): void {
       io.stdout.write(sanitizeLines(blocks.join('\n\n')) + '\n');
     });
 
-  traces
-    .command('show')
-    .description('Pretty-print one trace, by file name or by seq (seq numbers are per chain; default chain: elicitation).')
+  sub('show', 'Pretty-print one trace, by file name or by seq (seq numbers are per chain; default chain: elicitation).')
     .argument('<file|seq>', 'trace file name (or path) or seq number')
-    .addOption(workspaceOption())
-    .addOption(chainOption())
-    .addOption(jsonOption())
     .action(async (ref: string, o: CommonOpts) => {
       const root = resolveWorkspace(o.workspace, io);
       const found = await findTrace(root, ref, o.chain);
@@ -65,13 +57,7 @@ export function registerTracesCommand(program: Command, io: CliIo): void {
       io.stdout.write(sanitizeLines(showText(found.chain, found.rel, found.record, intact)) + '\n');
     });
 
-  traces
-    .command('verify')
-    .description('Walk both hash chains; report any modified, missing, inserted, reordered, forged or unparseable trace (exit 3).')
-    .addOption(workspaceOption())
-    .addOption(chainOption())
-    .addOption(jsonOption())
-    .action(async (o: CommonOpts) => {
+  sub('verify', 'Walk both hash chains; report any modified, missing, inserted, reordered, forged or unparseable trace (exit 3).').action(async (o: CommonOpts) => {
       const root = resolveWorkspace(o.workspace, io);
       const chains = o.chain ? [o.chain] : CHAINS;
       const reports: VerifyReport[] = [];
@@ -134,28 +120,19 @@ async function findTrace(root: string, ref: string, chain: ChainKind | undefined
   const inferred: ChainKind | undefined = chain ?? (ref.includes('sampling-traces') ? 'sampling' : ref.includes('elicitation-traces') ? 'elicitation' : undefined);
   const candidates: ChainKind[] = inferred ? [inferred] : bySeq ? ['elicitation'] : [...CHAINS];
   const hits: Found[] = [];
+  const name = path.basename(ref);
+  if (!bySeq && (!/^[A-Za-z0-9._-]+\.json$/.test(name) || name.startsWith('.'))) {
+    throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${ref}" is not a trace file name or seq number.`, { next: 'Run `copilot-onboarding traces list` to see them.' });
+  }
   for (const c of candidates) {
-    if (!bySeq) {
-      const name = path.basename(ref);
-      if (!/^[A-Za-z0-9._-]+\.json$/.test(name) || name.startsWith('.')) {
-        throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${ref}" is not a trace file name or seq number.`, { next: 'Run `copilot-onboarding traces list` to see them.' });
-      }
-      const exists = await fsp
-        .access(path.join(traceDir(root, c), name))
-        .then(() => true)
-        .catch(() => false);
-      if (!exists) continue;
-      const got = await new TraceStore(root, c).get(name);
-      if (!got) {
-        throw new OnboardingError(ErrorCode.TRACE_CHAIN_BROKEN, `${traceDirName(c)}/${name} is not a readable trace (not valid JSON, or not a ${c} trace).`, {
-          next: 'Run `copilot-onboarding traces verify` for the whole chain.',
-        });
-      }
-      hits.push({ chain: c, file: got.file, rel: rel(traceDirName(c), got.file), record: got.record });
-    } else {
-      const got = await new TraceStore(root, c).get(Number(ref));
-      if (got) hits.push({ chain: c, file: got.file, rel: rel(traceDirName(c), got.file), record: got.record });
+    if (!bySeq && !(await fsp.access(path.join(traceDir(root, c), name)).then(() => true, () => false))) continue;
+    const got = await new TraceStore(root, c).get(bySeq ? Number(ref) : name);
+    if (!got && !bySeq) {
+      throw new OnboardingError(ErrorCode.TRACE_CHAIN_BROKEN, `${traceDirName(c)}/${name} is not a readable trace (not valid JSON, or not a ${c} trace).`, {
+        next: 'Run `copilot-onboarding traces verify` for the whole chain.',
+      });
     }
+    if (got) hits.push({ chain: c, file: got.file, rel: rel(traceDirName(c), got.file), record: got.record });
   }
   const [hit, second] = hits;
   if (second) {
@@ -172,27 +149,22 @@ async function findTrace(root: string, ref: string, chain: ChainKind | undefined
 }
 
 const j = (v: unknown) => JSON.stringify(v, null, 2);
-const indent = (s: string, pre = '  ') =>
-  s
-    .split('\n')
-    .map((l) => pre + l)
-    .join('\n');
+const indent = (s: string, pre: string) => pre + s.split('\n').join(`\n${pre}`);
 
 export function showText(chain: ChainKind, rel: string, rec: ElicitationTrace | SamplingTrace, intact: boolean): string {
   const head = [`${chain} trace #${rec.seq}  ${rel}`];
   if (!intact) head.push('WARNING: this file does not match its sha256 — it was modified after it was written (see `traces verify`).');
   const kv = (k: string, v: string) => `  ${`${k}:`.padEnd(13)}${v}`;
+  const common = [kv('duration', `${rec.duration_ms} ms`), kv('error', rec.error ?? '-'), kv('prev_sha256', rec.prev_sha256 ?? '(first trace)'), kv('sha256', rec.sha256)];
+  const client = kv('client', `${rec.client.name} ${rec.client.version}`);
   if ('action' in rec) {
-    const lines = [
+    return [
       ...head,
       kv('time', rec.timestamp),
       kv('action', `${rec.action} (channel ${rec.channel})`),
-      kv('client', `${rec.client.name} ${rec.client.version}`),
+      client,
       kv('outcome', `${rec.outcome}${rec.code ? ` (${rec.code})` : ''}${rec.suspected_automatic ? ' (suspected automatic answer)' : ''}`),
-      kv('duration', `${rec.duration_ms} ms`),
-      kv('error', rec.error ?? '-'),
-      kv('prev_sha256', rec.prev_sha256 ?? '(first trace)'),
-      kv('sha256', rec.sha256),
+      ...common,
       'subject:',
       indent(j(rec.subject), '    '),
       'message shown:',
@@ -201,8 +173,7 @@ export function showText(chain: ChainKind, rel: string, rec: ElicitationTrace | 
       indent(j(rec.schema), '    '),
       'response:',
       indent(j(rec.response), '    '),
-    ];
-    return lines.join('\n');
+    ].join('\n');
   }
   const text = rec.response && typeof rec.response.text === 'string' ? rec.response.text : null;
   const { text: _t, ...respRest } = rec.response ?? {};
@@ -210,13 +181,10 @@ export function showText(chain: ChainKind, rel: string, rec: ElicitationTrace | 
     ...head,
     kv('time', rec.timestamp),
     kv('intent', rec.intent),
-    kv('client', `${rec.client.name} ${rec.client.version}`),
+    client,
     kv('outcome', rec.outcome),
     kv('fallback', rec.fallback_used ? 'yes (deterministic text used)' : 'no'),
-    kv('duration', `${rec.duration_ms} ms`),
-    kv('error', rec.error ?? '-'),
-    kv('prev_sha256', rec.prev_sha256 ?? '(first trace)'),
-    kv('sha256', rec.sha256),
+    ...common,
     'request:',
     indent(j(rec.request), '    '),
     'response:',

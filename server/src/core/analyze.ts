@@ -17,9 +17,6 @@
  *                   two sections at the split level: there is little to split.
  * 7. `structured`   otherwise: headings give several sections to place.
  *
- * On the 33 corpus files (test/unit/analyze.test.ts) this gives no `messy` at all: none has
- * sibling duplicates at the split level, a contradiction, or a bad level skip.
- *
  * Characters are Unicode code points of the decoded text (a BOM is not counted).
  */
 import type { Analysis, ExistingInstruction, Heading, ParsedMarkdown, Pattern, Problem, Section, Snapshot, SourceFile } from './types.js';
@@ -138,31 +135,15 @@ function emptySections(path: string, bytes: Uint8Array, headings: readonly Headi
     const next = headings[i + 1];
     if (next && next.level > h.level) return; // it has subsections
     if (!isBlank(bytes, h.end, next ? next.start : bytes.length)) return;
-    out.push({
-      code: 'EMPTY_SECTION',
-      severity: 'info',
-      message: `The section "${h.text || '(empty heading)'}" has a heading and nothing under it.`,
-      path,
-      lines: [h.line],
-    });
+    out.push({ code: 'EMPTY_SECTION', severity: 'info', message: `The section "${h.text || '(empty heading)'}" has a heading and nothing under it.`, path, lines: [h.line] });
   });
   return out;
 }
 
-/** Jumps deeper by 2+ levels between consecutive headings: [from, to, line]. */
-function levelSkips(headings: readonly Heading[]): Array<{ from: number; to: number; line: number }> {
-  const out: Array<{ from: number; to: number; line: number }> = [];
-  for (let i = 1; i < headings.length; i++) {
-    const a = headings[i - 1]!;
-    const b = headings[i]!;
-    if (b.level - a.level >= 2) out.push({ from: a.level, to: b.level, line: b.line });
-  }
-  return out;
-}
-
+/** A jump deeper by 3+ levels between consecutive headings, or 3+ jumps of 2 levels. */
 function skipsBadly(headings: readonly Heading[]): boolean {
-  const skips = levelSkips(headings);
-  return skips.some((s) => s.to - s.from >= 3) || skips.length >= 3;
+  const skips = headings.slice(1).map((b, i) => b.level - headings[i]!.level).filter((d) => d >= 2);
+  return skips.some((d) => d >= 3) || skips.length >= 3;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -179,27 +160,18 @@ function frontMatterLine(text: string, key: RegExp): number {
   return line;
 }
 
+function frontMatterProblems(path: string, fm: ReturnType<typeof readFrontMatter>): Problem[] {
+  if (!fm.present || !fm.errors.length) return [];
+  return [{ code: 'INVALID_FRONT_MATTER', severity: 'warning', message: `The YAML front matter of ${path} does not parse: ${fm.errors[0]!.split('\n')[0]}.`, path, lines: [1] }];
+}
+
 function pathFileProblems(src: SourceFile, text: string): { problems: Problem[]; existing: ExistingInstruction } {
   const fm = readFrontMatter(text);
-  const problems: Problem[] = [];
+  const problems = frontMatterProblems(src.path, fm);
   const applyLine = frontMatterLine(text, /^applyTo[ \t]*:/m);
-  if (fm.present && fm.errors.length) {
-    problems.push({
-      code: 'INVALID_FRONT_MATTER',
-      severity: 'warning',
-      message: `The YAML front matter of ${src.path} does not parse: ${fm.errors[0]!.split('\n')[0]}.`,
-      path: src.path,
-      lines: [1],
-    });
-  }
   if (fm.applyToShape === 'missing') {
-    problems.push({
-      code: 'MISSING_APPLY_TO',
-      severity: 'warning',
-      message: `${src.path} has no applyTo in its front matter, so Copilot never applies it to a file automatically.`,
-      path: src.path,
-      lines: [1],
-    });
+    const message = `${src.path} has no applyTo in its front matter, so Copilot never applies it to a file automatically.`;
+    problems.push({ code: 'MISSING_APPLY_TO', severity: 'warning', message, path: src.path, lines: [1] });
   } else if (fm.applyToShape !== 'quoted-string') {
     const why: Record<string, string> = {
       'alias-like': 'an unquoted value starting with `*` is a YAML alias, so strict YAML parsers reject or misread it',
@@ -251,18 +223,7 @@ function analyzeRepo(src: SourceFile): RepoAnalysis {
       lines: cut ? [cut] : [],
     });
   }
-  if (parsed.frontMatter) {
-    const fm = readFrontMatter(text);
-    if (fm.present && fm.errors.length) {
-      problems.push({
-        code: 'INVALID_FRONT_MATTER',
-        severity: 'warning',
-        message: `The YAML front matter of ${src.path} does not parse: ${fm.errors[0]!.split('\n')[0]}.`,
-        path: src.path,
-        lines: [1],
-      });
-    }
-  }
+  if (parsed.frontMatter) problems.push(...frontMatterProblems(src.path, readFrontMatter(text)));
   const level = splitLevel(parsed.headings);
   const duplicates = duplicateHeadings(src.path, parsed.headings, level);
   problems.push(...duplicates);
@@ -316,23 +277,16 @@ export function analyze(snapshot: Snapshot): Analysis {
   if (repoAnalysis) problems.push(...repoAnalysis.problems);
 
   const existingInstructions: ExistingInstruction[] = [];
-  const pathProblems: Problem[] = [];
   for (const src of pathSources) {
     const r = pathFileProblems(src, utf8.decode(src.bytes));
-    pathProblems.push(...r.problems);
+    problems.push(...r.problems);
     existingInstructions.push(r.existing);
   }
-  problems.push(...pathProblems);
 
   const otherAgentFiles = [...otherSources.map((s) => s.path), ...snapshot.refused.filter((r) => r.kind === 'other-agent').map((r) => r.path)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (otherAgentFiles.length) {
-    problems.push({
-      code: 'OTHER_AGENT_FILES',
-      severity: 'info',
-      message: `Other agents' instruction files found (reported, not migrated): ${otherAgentFiles.join(', ')}.`,
-      path: otherAgentFiles[0]!,
-      lines: [],
-    });
+    const message = `Other agents' instruction files found (reported, not migrated): ${otherAgentFiles.join(', ')}.`;
+    problems.push({ code: 'OTHER_AGENT_FILES', severity: 'info', message, path: otherAgentFiles[0]!, lines: [] });
   }
 
   const sources = snapshot.sources.map((s) => {
@@ -357,11 +311,8 @@ export function analyze(snapshot: Snapshot): Analysis {
     pattern = 'clean';
   else pattern = 'structured';
 
-  // Stable order: severity, then path, then first line.
-  const ordered = problems
-    .map((p, i) => ({ p, i }))
-    .sort((a, b) => SEVERITY_ORDER[a.p.severity] - SEVERITY_ORDER[b.p.severity] || (a.p.path < b.p.path ? -1 : a.p.path > b.p.path ? 1 : 0) || (a.p.lines[0] ?? 0) - (b.p.lines[0] ?? 0) || a.i - b.i)
-    .map((x) => x.p);
+  // Severity, then path, then first line (Array.prototype.sort is stable: ties keep their order).
+  const ordered = problems.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
 
   return { pattern, sources, sections: repoAnalysis?.sections ?? [], problems: ordered, existingInstructions, otherAgentFiles };
 }

@@ -55,20 +55,18 @@ export function findApproval(
   workspaceId: string,
   started: ReadonlySet<string>,
 ): ApprovalCheck {
+  const refuse = (code: ErrorCode, message: string, next: string): ApprovalCheck => ({ ok: false, error: new OnboardingError(code, message, { next }) });
   const forPlan = traces.filter((t) => (t.record.subject as { planSha256?: unknown }).planSha256 === plan.sha256);
   const approvals = forPlan.filter((t) => t.record.action === 'approve');
   const last = approvals[approvals.length - 1];
   if (!last || last.record.outcome !== 'approved') {
-    return {
-      ok: false,
-      error: new OnboardingError(
-        ErrorCode.NOT_APPROVED,
-        last
-          ? `Plan ${plan.planId} is not approved: the last approval request ended "${last.record.outcome}".`
-          : `Plan ${plan.planId} is not approved: no approval trace exists for its SHA-256 (${plan.sha256.slice(0, 12)}…).`,
-        { next: 'Run onboarding_approve and let the human approve the plan.' },
-      ),
-    };
+    return refuse(
+      ErrorCode.NOT_APPROVED,
+      last
+        ? `Plan ${plan.planId} is not approved: the last approval request ended "${last.record.outcome}".`
+        : `Plan ${plan.planId} is not approved: no approval trace exists for its SHA-256 (${plan.sha256.slice(0, 12)}…).`,
+      'Run onboarding_approve and let the human approve the plan.',
+    );
   }
   const used = forPlan.find((t) => {
     if (t.record.action !== 'migrate' || t.record.outcome !== 'approved' || t.record.seq <= last.record.seq) return false;
@@ -76,35 +74,18 @@ export function findApproval(
     // A confirmed migrate trace without a migration id cannot be matched: count it as used (fail closed).
     return typeof id !== 'string' || started.has(id);
   });
-  if (used) {
-    return {
-      ok: false,
-      error: new OnboardingError(ErrorCode.NOT_APPROVED, `The approval of plan ${plan.planId} was already used by a migration (${used.file}).`, {
-        next: 'Run onboarding_propose and onboarding_approve again.',
-      }),
-    };
-  }
+  if (used) return refuse(ErrorCode.NOT_APPROVED, `The approval of plan ${plan.planId} was already used by a migration (${used.file}).`, 'Run onboarding_propose and onboarding_approve again.');
   if (last.record.workspace !== workspaceId) {
-    return {
-      ok: false,
-      error: new OnboardingError(
-        ErrorCode.NOT_APPROVED,
-        last.record.workspace === undefined
-          ? `The approval of plan ${plan.planId} (${last.file}) was recorded by an older version, without a workspace id or expiry.`
-          : `The approval of plan ${plan.planId} (${last.file}) was given in another workspace (its traces were copied here).`,
-        { next: 'Run onboarding_approve again in this workspace.' },
-      ),
-    };
+    return refuse(
+      ErrorCode.NOT_APPROVED,
+      last.record.workspace === undefined
+        ? `The approval of plan ${plan.planId} (${last.file}) was recorded by an older version, without a workspace id or expiry.`
+        : `The approval of plan ${plan.planId} (${last.file}) was given in another workspace (its traces were copied here).`,
+      'Run onboarding_approve again in this workspace.',
+    );
   }
   const sealed = Date.parse(last.record.expires_at ?? '');
   const expiresAt = new Date(Math.min(Date.parse(last.record.timestamp) + ttlMs, Number.isNaN(sealed) ? -Infinity : sealed));
-  if (!(expiresAt.getTime() > now.getTime())) {
-    return {
-      ok: false,
-      error: new OnboardingError(ErrorCode.APPROVAL_EXPIRED, `The approval of plan ${plan.planId} expired at ${expiresAt.toISOString()}.`, {
-        next: 'Run onboarding_approve again.',
-      }),
-    };
-  }
+  if (!(expiresAt.getTime() > now.getTime())) return refuse(ErrorCode.APPROVAL_EXPIRED, `The approval of plan ${plan.planId} expired at ${expiresAt.toISOString()}.`, 'Run onboarding_approve again.');
   return { ok: true, trace: last, expiresAt: expiresAt.toISOString() };
 }

@@ -119,6 +119,12 @@ function statementsOf(lower: string, lineNo: number, scope: () => string, emit: 
   }
 }
 
+const RULE_NAMES: Record<string, string> = {
+  'indent-width': 'two indentation widths',
+  'indent-style': 'tabs and spaces for indentation',
+  quotes: 'single and double quotes',
+  semicolons: 'semicolons and no semicolons',
+};
 const KEYWORDS = /\b(?:always|never|tabs?\b|spaces?\b|indent|quot|semicolon)/gi;
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/gm;
 
@@ -182,15 +188,7 @@ export function findContradictions(path: string, text: string, sectionTitleAtLin
 
   const out: Problem[] = [];
   for (const [first, other] of conflicts.values()) {
-    const what = first.rule.startsWith('always-never:')
-      ? `"always" and "never" for "${first.rule.slice('always-never:'.length)}"`
-      : first.rule === 'indent-width'
-        ? 'two indentation widths'
-        : first.rule === 'indent-style'
-          ? 'tabs and spaces for indentation'
-          : first.rule === 'quotes'
-            ? 'single and double quotes'
-            : 'semicolons and no semicolons';
+    const what = first.rule.startsWith('always-never:') ? `"always" and "never" for "${first.rule.slice('always-never:'.length)}"` : RULE_NAMES[first.rule];
     out.push({
       code: 'POSSIBLE_CONTRADICTION',
       severity: 'warning',

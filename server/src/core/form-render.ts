@@ -58,23 +58,11 @@ function planHeader(plan: Plan): string {
   return `plan ${code(plan.planId)} (SHA-256 ${code(`${plan.sha256.slice(0, 12)}…`)})`;
 }
 
-function counts(plan: Plan): { modify: number; create: number; del: number } {
-  let modify = 0;
-  let create = 0;
-  let del = 0;
-  for (const o of plan.operations) {
-    if (o.op === 'modify') modify++;
-    else if (o.op === 'create') create++;
-    else del++;
-  }
-  return { modify, create, del };
-}
-
 function summary(plan: Plan): string {
-  const c = counts(plan);
+  const n = (op: string) => plan.operations.filter((o) => o.op === op).length;
   const reasons = plan.riskReasons.length ? ` (${plan.riskReasons.slice(0, 3).map((r) => prose(r, 160)).join('; ')}${plan.riskReasons.length > 3 ? '; …' : ''})` : '';
   return [
-    `Summary: ${plural(c.modify, 'file')} modified, ${plural(c.create, 'file')} created, ${plural(c.del, 'file')} deleted.`,
+    `Summary: ${plural(n('modify'), 'file')} modified, ${plural(n('create'), 'file')} created, ${plural(n('delete'), 'file')} deleted.`,
     `Risk: ${plan.risk}${reasons}.`,
     `Problems found: ${plan.problems.length ? fmt(plan.problems.length) : 'none'}.`,
     plan.lossless.ok ? 'Lossless check: passed, every byte of the original is kept.' : 'Lossless check: FAILED, do not approve.',

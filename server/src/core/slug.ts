@@ -49,19 +49,14 @@ export function slugify(title: string, maxLen = 48): string {
  * Pure: the caller adds the result to `taken`.
  */
 export function uniqueSlug(base: string, taken: ReadonlySet<string>): string {
-  const b = SLUG_RE.test(base) && !isReservedSlug(base) ? base : slugify(base);
-  if (!taken.has(b)) return b;
-  for (let n = 2; ; n++) {
-    const candidate = `${b}-${n}`;
-    if (!taken.has(candidate)) return candidate;
-  }
+  return slugAllocator(new Set(taken))(base);
 }
 
 /**
  * `uniqueSlug` for many names in a row: each result is added to `taken`, and the search for a
  * free `base-N` resumes where it stopped last time for that base (everything before it is taken,
  * and `taken` only grows), so hundreds of sections with the same title cost linear time, not
- * quadratic. Gives the same slugs as calling uniqueSlug and adding each result to `taken`.
+ * quadratic.
  */
 export function slugAllocator(taken: Set<string>): (base: string) => string {
   const nextSuffix = new Map<string, number>();

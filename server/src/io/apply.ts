@@ -19,7 +19,7 @@ import { sha256Hex } from '../core/canonical.js';
 import { assertConfined } from '../core/confine.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { verifyLossless } from '../core/plan.js';
-import { JOURNAL_FORMAT, type Journal, type JournalOp } from '../schemas/journal.js';
+import { JOURNAL_FORMAT, type Journal } from '../schemas/journal.js';
 import { MigrationIdSchema, isSafeRelPath, type Manifest } from '../schemas/manifest.js';
 import { PlanSchema, type Plan } from '../schemas/plan.js';
 import { backupRelPaths, backupsDir, createBackup } from './backup.js';
@@ -51,19 +51,11 @@ export interface MigrateOptions {
   lock?: LockHandle;
 }
 
-export interface WrittenFile {
-  path: string;
-  op: 'create' | 'modify' | 'delete';
-  size: number;
-  /** null for delete. */
-  sha256: string | null;
-}
-
 export interface MigrationResult {
   migrationId: string;
   /** Workspace-relative paths. */
   backup: { archive: string; manifest: string };
-  written: WrittenFile[];
+  written: Manifest['written'];
   verified: true;
 }
 
@@ -131,10 +123,6 @@ export async function checkFresh(root: string, plan: Plan, guard = new RealInsid
     if (sha256Hex(bytes) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
   });
   return sources;
-}
-
-function journalOps(plan: Plan): JournalOp[] {
-  return plan.operations.map((op) => ({ op: op.op, path: op.path, previousSha256: op.previousSha256, sha256: op.op === 'delete' ? null : op.sha256 }));
 }
 
 /**
@@ -260,7 +248,7 @@ export async function migrate(root: string, plan: Plan, opts: MigrateOptions): P
       pid: process.pid,
       startedAt: now,
       updatedAt: now,
-      ops: journalOps(plan),
+      ops: plan.operations.map((op) => ({ op: op.op, path: op.path, previousSha256: op.previousSha256, sha256: op.op === 'delete' ? null : op.sha256 })),
       createdDirs: [],
     };
     let manifest: Manifest;
@@ -321,12 +309,7 @@ export async function migrate(root: string, plan: Plan, opts: MigrateOptions): P
     return {
       migrationId,
       backup: backupRelPaths(migrationId),
-      written: plan.operations.map((op) => ({
-        path: op.path,
-        op: op.op,
-        size: op.op === 'delete' ? 0 : op.size,
-        sha256: op.op === 'delete' ? null : op.sha256,
-      })),
+      written: manifest.written,
       verified: true,
     };
   } finally {

@@ -29,7 +29,7 @@ import {
 import type { Plan } from '../schemas/plan.js';
 import { sidecarPath } from './journal.js';
 import { atomicWriteFile, fsyncDir } from './durable.js';
-import { forEachLimit, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
+import { forEachLimit, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside, unlessMissing } from './workspace.js';
 import { backupRelPaths, backupsDir, manifestFile, rel } from './layout.js';
 
 const gunzip = promisify(zlib.gunzip);
@@ -37,7 +37,6 @@ const gzip = promisify(zlib.gzip);
 
 export { backupRelPaths, backupsDir };
 
-/** SHA-256 of the canonical JSON of the manifest without its `sha256` member. */
 /** `tar` is loaded on the first backup or restore, not when the server starts. */
 let tarModule: Promise<typeof Tar> | undefined;
 function loadTar(): Promise<typeof Tar> {
@@ -45,13 +44,13 @@ function loadTar(): Promise<typeof Tar> {
   return tarModule;
 }
 
+/** SHA-256 of the canonical JSON of the manifest without its `sha256` member. */
 export function manifestHash(body: ManifestBody | Manifest): string {
   const { sha256: _drop, ...rest } = body as Manifest;
-  void _drop;
   return sha256Hex(canonicalJson(rest));
 }
 
-export type VerifyResult = { ok: true } | { ok: false; reason: string; code: typeof ErrorCode.BACKUP_CORRUPT | typeof ErrorCode.BACKUP_MISSING };
+type Failed = { ok: false; reason: string; code: typeof ErrorCode.BACKUP_CORRUPT | typeof ErrorCode.BACKUP_MISSING };
 
 const CORRUPT_NEXT = 'Restore .copilot-state/backups/ from a copy, or restore the instruction files from version control.';
 
@@ -152,16 +151,9 @@ export async function createBackup(
     }
     return { file: { path: op.path, sha256, size: bytes.length, mode } satisfies ManifestFile, bytes, mtime };
   });
-  const files: ManifestFile[] = [];
-  const creates: string[] = [];
-  const entries: Array<{ file: ManifestFile; bytes: Buffer; mtime: Date }> = [];
-  plan.operations.forEach((op, i) => {
-    const r = read[i];
-    if (r) {
-      files.push(r.file);
-      entries.push(r);
-    } else creates.push(op.path);
-  });
+  const entries = read.filter((r) => r !== null);
+  const files = entries.map((r) => r.file);
+  const creates = plan.operations.filter((_, i) => !read[i]).map((op) => op.path);
   const createdDirs = await missingDirs(root, creates, guard);
 
   const dir = backupsDir(root);
@@ -254,16 +246,11 @@ function tarOf(tar: typeof Tar, entries: Array<{ file: ManifestFile; bytes: Buff
 export async function readManifest(root: string, migrationId: string): Promise<Manifest> {
   assertMigrationId(migrationId);
   const rel = backupRelPaths(migrationId).manifest;
-  let raw: string;
-  try {
-    raw = await fsp.readFile(manifestFile(root, migrationId), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new OnboardingError(ErrorCode.BACKUP_MISSING, `The backup manifest of migration ${migrationId} (${rel}) is missing, so it cannot be rolled back from its backup. No file was touched.`, {
-        next: `${CORRUPT_NEXT} Check the id with \`copilot-onboarding status\`.`,
-      });
-    }
-    throw e;
+  const raw = await unlessMissing(() => fsp.readFile(manifestFile(root, migrationId), 'utf8'));
+  if (raw === null) {
+    throw new OnboardingError(ErrorCode.BACKUP_MISSING, `The backup manifest of migration ${migrationId} (${rel}) is missing, so it cannot be rolled back from its backup. No file was touched.`, {
+      next: `${CORRUPT_NEXT} Check the id with \`copilot-onboarding status\`.`,
+    });
   }
   const corrupt = (why: string) =>
     new OnboardingError(ErrorCode.BACKUP_CORRUPT, `The backup manifest ${rel} is corrupt (${why}), so the backup cannot be trusted. No file was touched.`, {
@@ -283,7 +270,7 @@ export async function readManifest(root: string, migrationId: string): Promise<M
 }
 
 /** Check the manifest's own integrity, then the archive against it. Never writes anything. */
-export async function verifyBackup(root: string, manifest: Manifest): Promise<VerifyResult> {
+export async function verifyBackup(root: string, manifest: Manifest): Promise<{ ok: true } | Failed> {
   const loaded = await loadBackup(root, manifest);
   return loaded.ok ? { ok: true } : { ok: false, reason: loaded.reason, code: loaded.code };
 }
@@ -292,7 +279,7 @@ export async function verifyBackup(root: string, manifest: Manifest): Promise<Ve
 export async function loadBackup(
   root: string,
   manifest: Manifest,
-): Promise<{ ok: true; contents: Map<string, Buffer> } | { ok: false; reason: string; code: typeof ErrorCode.BACKUP_CORRUPT | typeof ErrorCode.BACKUP_MISSING }> {
+): Promise<{ ok: true; contents: Map<string, Buffer> } | Failed> {
   const parsed = ManifestSchema.safeParse(manifest);
   if (!parsed.success) return { ok: false, reason: 'the manifest does not match its schema', code: ErrorCode.BACKUP_CORRUPT };
   if (manifestHash(parsed.data) !== parsed.data.sha256) return { ok: false, reason: 'the manifest does not match its own sha256', code: ErrorCode.BACKUP_CORRUPT };
@@ -351,9 +338,7 @@ async function parseTar(raw: Buffer): Promise<{ ok: true; entries: RawEntry[] } 
       parser.end(raw);
     } catch (e) {
       problems.push((e as Error).message);
-      ended = true;
-      pending = 0;
-      finish();
+      resolve({ ok: false, reason: problems[0]! });
     }
   });
 }
@@ -420,11 +405,14 @@ export async function restoreFromBackup(
   manifest: Manifest,
   opts: { onFile?: (rel: string, index: number) => void } = {},
 ): Promise<RestoreResult> {
+  return restoreContents(root, manifest, await loadVerifiedBackup(root, manifest), opts);
+}
+
+/** The contents of a backup that passed its check; refuses (BACKUP_CORRUPT or BACKUP_MISSING) one that did not. */
+export async function loadVerifiedBackup(root: string, manifest: Manifest): Promise<Map<string, Buffer>> {
   const loaded = await loadBackup(root, manifest);
-  if (!loaded.ok) {
-    throw new OnboardingError(loaded.code, `The backup of migration ${manifest.migrationId} failed its check: ${loaded.reason}. No file was touched.`, { next: CORRUPT_NEXT });
-  }
-  return restoreContents(root, manifest, loaded.contents, opts);
+  if (loaded.ok) return loaded.contents;
+  throw new OnboardingError(loaded.code, `The backup of migration ${manifest.migrationId} failed its check: ${loaded.reason}. No file was touched.`, { next: CORRUPT_NEXT });
 }
 
 /** Write verified backup contents back (see restoreFromBackup). */

@@ -1,7 +1,7 @@
 /**
  * The migration journal (`.copilot-state/journal.json`) and the side files a migration or
  * rollback puts next to its targets. Everything here is bookkeeping for crash safety; the
- * steps themselves live in migration.ts.
+ * steps themselves live in apply.ts, undo.ts and rollback.ts.
  *
  * Side files have names derived from the migration id and the target path alone
  * (`.co-stage-<h>.tmp`, `.co-trash-<h>`, `.co-restore-<h>.tmp`), so recovery can find and
@@ -12,26 +12,15 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { JOURNAL_FORMAT, JournalSchema, type Journal } from '../schemas/journal.js';
+import { JournalSchema, type Journal } from '../schemas/journal.js';
 import { atomicWriteFile, fsyncDir } from './durable.js';
-import { resolveInside } from './workspace.js';
+import { resolveInside, unlessMissing } from './workspace.js';
 import { journalFile, stateDir } from './layout.js';
-
-export { JOURNAL_FORMAT };
-
-export function journalPath(root: string): string {
-  return journalFile(root);
-}
 
 /** The journal, or null when no migration or rollback is under way. */
 export async function readJournal(root: string): Promise<Journal | null> {
-  let raw: string;
-  try {
-    raw = await fsp.readFile(journalPath(root), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const raw = await unlessMissing(() => fsp.readFile(journalFile(root), 'utf8'));
+  if (raw === null) return null;
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
@@ -56,28 +45,22 @@ export async function readJournal(root: string): Promise<Journal | null> {
 /** Replace the journal atomically and durably (the folder is fsynced so the rename survives a power cut). */
 export async function writeJournal(root: string, journal: Journal): Promise<void> {
   const data = JournalSchema.parse(journal);
-  await atomicWriteFile(journalPath(root), `${JSON.stringify(data, null, 2)}\n`);
+  await atomicWriteFile(journalFile(root), `${JSON.stringify(data, null, 2)}\n`);
   await fsyncDir(stateDir(root));
 }
 
 export async function clearJournal(root: string): Promise<void> {
-  await fsp.rm(journalPath(root), { force: true });
+  await fsp.rm(journalFile(root), { force: true });
   await fsyncDir(stateDir(root));
 }
-
-export type SidecarKind = 'stage' | 'trash' | 'restore';
 
 const SIDECAR_RE = /^\.co-(?:stage|restore)-[0-9a-f]{16}\.tmp$|^\.co-trash-[0-9a-f]{16}$/;
 
 /** Absolute path of a side file for `rel` (same folder, so the final rename is atomic). */
-export function sidecarPath(root: string, rel: string, kind: SidecarKind, migrationId: string): string {
+export function sidecarPath(root: string, rel: string, kind: 'stage' | 'trash' | 'restore', migrationId: string): string {
   const abs = resolveInside(root, rel);
   const h = sha256Hex(`${kind}\0${migrationId}\0${rel}`).slice(0, 16);
   return path.join(path.dirname(abs), kind === 'trash' ? `.co-trash-${h}` : `.co-${kind}-${h}.tmp`);
-}
-
-function isSidecarName(name: string): boolean {
-  return SIDECAR_RE.test(name);
 }
 
 /**
@@ -98,7 +81,7 @@ export async function sweepSidecars(root: string, rels: Iterable<string>): Promi
     }
     let any = false;
     for (const name of names) {
-      if (!isSidecarName(name)) continue;
+      if (!SIDECAR_RE.test(name)) continue;
       await fsp.rm(path.join(dir, name), { force: true });
       removed.push(path.relative(root, path.join(dir, name)).split(path.sep).join('/'));
       any = true;

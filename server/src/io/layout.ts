@@ -1,6 +1,6 @@
 /**
- * Every path under `.copilot-state/`: the one place that knows the state folder's layout
- * (CONTRACT §7). Functions taking `root` return absolute paths; `rel` gives the
+ * Every path under `.copilot-state/`: the one place that knows the state folder's layout.
+ * Functions taking `root` return absolute paths; `rel` gives the
  * workspace-relative POSIX form used in messages, manifests and onboarding.json.
  */
 import path from 'node:path';

@@ -17,6 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { writeDurable } from './durable.js';
 import { lockFile } from './layout.js';
+import { unlessMissing } from './workspace.js';
 
 export interface LockInfo {
   pid: number;
@@ -34,15 +35,11 @@ export interface LockHandle {
   release(): Promise<void>;
 }
 
-export function lockPath(root: string): string {
-  return lockFile(root);
-}
-
 /** A lock whose content cannot be parsed and is older than this is garbage from a crash. */
 const GARBAGE_AGE_MS = 10_000;
 
 export async function acquireLock(root: string, opts: { owner: string }): Promise<LockHandle> {
-  const got = await tryLock(lockPath(root), opts.owner);
+  const got = await tryLock(lockFile(root), opts.owner);
   if ('release' in got) return got;
   throw busyError(got.holder);
 }
@@ -98,7 +95,7 @@ async function tryLock(file: string, owner: string): Promise<LockHandle | { hold
 
 /** The current lock holder, or null when the workspace is not locked. */
 export async function readLock(root: string): Promise<LockInfo | null> {
-  const seen = await readRaw(lockPath(root));
+  const seen = await readRaw(lockFile(root));
   return seen ? parseLock(seen.raw) : null;
 }
 
@@ -154,14 +151,11 @@ async function createExclusive(file: string, content: string): Promise<boolean> 
   }
 }
 
-async function readRaw(file: string): Promise<{ raw: string; mtimeMs: number } | null> {
-  try {
+function readRaw(file: string): Promise<{ raw: string; mtimeMs: number } | null> {
+  return unlessMissing(async () => {
     const [raw, st] = await Promise.all([fsp.readFile(file, 'utf8'), fsp.stat(file)]);
     return { raw, mtimeMs: st.mtimeMs };
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  });
 }
 
 function parseLock(raw: string): LockInfo | null {
@@ -188,11 +182,8 @@ function isStale(holder: LockInfo | null, mtimeMs: number): boolean {
   if (holder.pid === process.pid) return false;
   if (!processAlive(holder.pid)) return true;
   // The pid is alive: it is the owner unless the kernel says it started at another time (pid reuse).
-  if (holder.procStart !== null) {
-    const now = procStartTime(holder.pid);
-    if (now !== null && now !== holder.procStart) return true;
-  }
-  return false;
+  const now = holder.procStart === null ? null : procStartTime(holder.pid);
+  return now !== null && now !== holder.procStart;
 }
 
 export function processAlive(pid: number): boolean {

@@ -6,6 +6,7 @@ import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { PlanSchema, type Plan } from '../schemas/plan.js';
 import { atomicWriteFile } from './durable.js';
 import { planFile } from './layout.js';
+import { unlessMissing } from './workspace.js';
 
 function planPath(root: string, planId: string): string {
   if (!/^[0-9a-f]{16}$/.test(planId)) {
@@ -23,15 +24,8 @@ export async function savePlan(root: string, plan: Plan): Promise<string> {
 /** Load a stored plan and check that it still hashes to its id: an edited plan is refused. */
 export async function loadPlan(root: string, planId: string): Promise<Plan> {
   const file = planPath(root, planId);
-  let text: string;
-  try {
-    text = await fsp.readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new OnboardingError(ErrorCode.PLAN_NOT_FOUND, `Plan ${planId} does not exist in .copilot-state/plans/.`, { next: 'Run onboarding_propose to make a plan.' });
-    }
-    throw e;
-  }
+  const text = await unlessMissing(() => fsp.readFile(file, 'utf8'));
+  if (text === null) throw new OnboardingError(ErrorCode.PLAN_NOT_FOUND, `Plan ${planId} does not exist in .copilot-state/plans/.`, { next: 'Run onboarding_propose to make a plan.' });
   let parsed;
   try {
     parsed = PlanSchema.safeParse(JSON.parse(text));

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { Document, parse } from 'yaml';
 import { QuestionEntrySchema, type QuestionEntry } from '../schemas/question.js';
 import { atomicWriteFile } from './durable.js';
-import { IO_CONCURRENCY, mapLimit, readRegularFile } from './workspace.js';
+import { IO_CONCURRENCY, mapLimit, readRegularFile, unlessMissing } from './workspace.js';
 import { questionsDir, rel } from './layout.js';
 
 const NAME_RE = /^\d{8}_\d{6}_[0-9a-z]+_question\.yaml$/;
@@ -73,13 +73,7 @@ export async function summarizeQuestions(root: string, opts: { limit?: number; n
     throw new RangeError('limit must be an integer >= 1');
   }
   const dir = questionsDir(root);
-  let names: string[];
-  try {
-    names = (await fsp.readdir(dir)).filter((n) => n.endsWith('_question.yaml')).sort();
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    names = [];
-  }
+  const names = ((await unlessMissing(() => fsp.readdir(dir))) ?? []).filter((n) => n.endsWith('_question.yaml')).sort();
   const skipped: Array<{ file: string; reason: string }> = [];
   const relName = (n: string) => rel('questions', n);
   for (const n of names) if (!NAME_RE.test(n)) skipped.push({ file: relName(n), reason: 'unexpected file name' });

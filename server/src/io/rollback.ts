@@ -6,10 +6,9 @@
  * onboarding.json before the journal is cleared, so a kill between the two is finished and
  * recorded by recovery.
  */
-import { OnboardingError } from '../core/errors.js';
 import { JOURNAL_FORMAT } from '../schemas/journal.js';
 import type { Manifest } from '../schemas/manifest.js';
-import { loadBackup, readManifest } from './backup.js';
+import { loadVerifiedBackup, readManifest } from './backup.js';
 import { crashFromEnv, type CrashHook } from './crash-points.js';
 import { clearJournal, writeJournal } from './journal.js';
 import { acquireLock } from './lock.js';
@@ -29,12 +28,7 @@ export async function rollback(root: string, migrationId: string, opts: { crashA
     crash('rb-lock-acquired');
     await recoverLocked(root);
     const manifest = await readManifest(root, migrationId);
-    const loaded = await loadBackup(root, manifest);
-    if (!loaded.ok) {
-      throw new OnboardingError(loaded.code, `The backup of migration ${migrationId} failed its check: ${loaded.reason}. No file was touched.`, {
-        next: 'Restore .copilot-state/backups/ from a copy, or restore the instruction files from version control.',
-      });
-    }
+    const contents = await loadVerifiedBackup(root, manifest);
     crash('rb-backup-verified');
     const total = manifest.files.length + manifest.creates.length + 1;
     let done = 0;
@@ -54,7 +48,7 @@ export async function rollback(root: string, migrationId: string, opts: { crashA
       createdDirs: manifest.createdDirs,
     });
     crash('rb-journal-written');
-    const res = await undo(root, manifest, loaded.contents, { crash, removeEdited: true, progress });
+    const res = await undo(root, manifest, contents, { crash, removeEdited: true, progress });
     await recordRolledBack(root, manifest, opts.now ?? new Date());
     crash('rb-state-recorded');
     await clearJournal(root);

@@ -14,21 +14,12 @@ import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { OnboardingStateSchema, emptyState, STATE_VERSION, type ChainMark, type OnboardingState } from '../schemas/state.js';
 import { atomicWriteFile, writeDurable } from './durable.js';
 import { rel, stateFile, workspaceIdFile, type ChainKind } from './layout.js';
-
-
-export function statePath(root: string): string {
-  return stateFile(root);
-}
+import { unlessMissing } from './workspace.js';
 
 /** Load the state; a missing file is a new workspace. Corruption throws STATE_CORRUPT. */
 export async function loadState(root: string, now = new Date().toISOString()): Promise<OnboardingState> {
-  let text: string;
-  try {
-    text = await fsp.readFile(statePath(root), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return emptyState(now);
-    throw e;
-  }
+  const text = await unlessMissing(() => fsp.readFile(stateFile(root), 'utf8'));
+  if (text === null) return emptyState(now);
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -57,7 +48,7 @@ function corrupt(why: string): OnboardingError {
 
 export async function saveState(root: string, state: OnboardingState): Promise<void> {
   const valid = OnboardingStateSchema.parse({ ...state, version: STATE_VERSION, workspaceId: await workspaceId(root, state.workspaceId) });
-  await atomicWriteFile(statePath(root), JSON.stringify(valid, null, 2) + '\n');
+  await atomicWriteFile(stateFile(root), JSON.stringify(valid, null, 2) + '\n');
 }
 
 /** Load, change, save. */
@@ -79,13 +70,8 @@ const ID_RE = /^[0-9a-f]{32}$/;
 export async function workspaceId(root: string, fromState?: string): Promise<string> {
   const file = workspaceIdFile(root);
   for (let attempt = 0; attempt < 2; attempt++) {
-    let text: string | null = null;
-    try {
-      text = (await fsp.readFile(file, 'utf8')).trim();
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
-    if (text !== null) {
+    const text = (await unlessMissing(() => fsp.readFile(file, 'utf8')))?.trim();
+    if (text !== undefined) {
       if (!ID_RE.test(text)) {
         throw new OnboardingError(ErrorCode.STATE_CORRUPT, `${rel('workspace-id')} is corrupted: it is not 32 hex characters.`, {
           next: 'Restore it from a copy, or delete it (approvals recorded under the old id will then have to be given again).',

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
 import { atomicWriteFile } from './durable.js';
-import { IO_CONCURRENCY, mapLimit, readRegularFile } from './workspace.js';
+import { IO_CONCURRENCY, mapLimit, readRegularFile, unlessMissing } from './workspace.js';
 import { traceDir, traceDirName, type ChainKind } from './layout.js';
 import { withFileLock } from './lock.js';
 import { recordChainMark, recordedChainMark, workspaceId } from './state.js';
@@ -31,7 +31,7 @@ import { DEFAULT_CONFIG } from '../runtime/config.js';
 import type { ChainMark } from '../schemas/state.js';
 import { CLOCK_SKEW_MS, TRACE_FORMAT, sealProblem, type ChainProblemKind, type TraceStoreOptions } from './trace-seal.js';
 
-export { CLOCK_SKEW_MS, TRACE_FORMAT, type ChainProblemKind, type TraceStoreOptions };
+export { CLOCK_SKEW_MS, TRACE_FORMAT, traceDir, traceDirName, type ChainKind, type ChainProblemKind, type TraceStoreOptions };
 
 interface Head {
   seq: number;
@@ -42,8 +42,6 @@ interface Head {
 
 export type TraceRecord<K extends ChainKind> = K extends 'elicitation' ? ElicitationTrace : SamplingTrace;
 type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256' | 'file' | 'sealed_at' | 'workspace' | 'expires_at'>;
-
-export { traceDir, traceDirName, type ChainKind };
 
 /** `2026-11-22T10:30:45.123Z` -> `2026-11-22T10-30-45-123Z` */
 export function fileTime(iso: string): string {
@@ -78,10 +76,7 @@ export class TraceStore<K extends ChainKind> {
     return path.join(this.dir, '.head.json');
   }
 
-  /**
-   * Seal and write a trace. `label` is the file-name suffix (the action or intent).
-   * Throws if the trace cannot be written: callers fail closed.
-   */
+  /** Seal and write a trace (`label`: the file-name suffix). Throws if it cannot be written: callers fail closed. */
   async append(unsealed: Unsealed<TraceRecord<K>>, label: string): Promise<{ record: TraceRecord<K>; file: string }> {
     await fsp.mkdir(this.dir, { recursive: true });
     return withFileLock(path.join(this.dir, '.lock'), async () => {
@@ -161,16 +156,12 @@ export class TraceStore<K extends ChainKind> {
   async list(): Promise<Array<{ file: string; record: TraceRecord<K> | null; error: string | null }>> {
     const entries = await listTraceFiles(this.dir);
     const schema = schemaFor(this.kind);
-    const out: Array<{ file: string; record: TraceRecord<K> | null; error: string | null }> = [];
-    const raws = await mapLimit(entries, IO_CONCURRENCY, (name) => readJson(path.join(this.dir, name)));
-    entries.forEach((file, i) => {
-      const raw = raws[i]!;
+    const out = await mapLimit(entries, IO_CONCURRENCY, async (file) => {
+      const raw = await readJson(path.join(this.dir, file));
       const parsed = schema.safeParse(raw);
-      out.push(
-        parsed.success
-          ? { file, record: parsed.data as TraceRecord<K>, error: null }
-          : { file, record: null, error: raw ? 'does not match the trace schema' : 'not valid JSON' },
-      );
+      return parsed.success
+        ? { file, record: parsed.data as TraceRecord<K>, error: null }
+        : { file, record: null, error: raw ? 'does not match the trace schema' : 'not valid JSON' };
     });
     return out.sort((a, b) => (a.record?.seq ?? Infinity) - (b.record?.seq ?? Infinity) || a.file.localeCompare(b.file));
   }
@@ -265,20 +256,13 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
   type Good = { file: string; prev: string | null; seq: number; whole: string; v2: boolean; sealed: number; started: number };
   const all: Good[] = [];
   const check = (file: string, read: string | Error): ChainProblem | Good => {
-    const text = typeof read === 'string' ? read : null;
-    const readError = typeof read === 'string' ? null : read.message;
     let rec: Record<string, unknown> | null = null;
-    let err: string | null = readError;
-    if (text !== null) {
-      try {
-        rec = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        err = 'not valid JSON';
-      }
+    try {
+      rec = typeof read === 'string' ? (JSON.parse(read) as Record<string, unknown>) : null;
+    } catch {
+      read = new Error('not valid JSON');
     }
-    if (!rec) {
-      return { kind: 'unparseable', file, seq: null, message: `${file}: ${err}` };
-    }
+    if (!rec) return { kind: 'unparseable', file, seq: null, message: `${file}: ${typeof read === 'string' ? null : read.message}` };
     const parsed = schema.safeParse(rec);
     if (!parsed.success) {
       return { kind: 'unparseable', file, seq: typeof rec.seq === 'number' ? rec.seq : null, message: `${file}: does not match the ${kind} trace schema` };
@@ -294,11 +278,8 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
   };
   // Each file is checked as soon as it is read (the checks interleave with the reads, so the
   // event loop is never held for the whole chain); problems are reported in name order.
-  const checked = await mapLimit(files, IO_CONCURRENCY, async (name) => check(name, await readUtf8(path.join(dir, name))));
-  for (const c of checked) {
-    if ('kind' in c) problems.push(c);
-    else all.push(c);
-  }
+  const checked = await mapLimit(files, IO_CONCURRENCY, async (name) => check(name, await readTraceText(path.join(dir, name))));
+  for (const c of checked) 'kind' in c ? problems.push(c) : all.push(c);
   all.sort((a, b) => a.seq - b.seq || a.file.localeCompare(b.file));
   const byWhole = new Map(all.map((g) => [g.whole, g]));
 
@@ -341,12 +322,7 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
     if (g.v2) prevV2 = g;
     const prev = g.prev;
     if (g.seq !== expectedSeq) {
-      problems.push({
-        kind: 'missing',
-        file: g.file,
-        seq: g.seq,
-        message: `${g.file}: seq ${g.seq} follows seq ${expectedSeq - 1}; trace(s) ${expectedSeq}..${g.seq - 1} are missing`,
-      });
+      problems.push({ kind: 'missing', file: g.file, seq: g.seq, message: `${g.file}: seq ${g.seq} follows seq ${expectedSeq - 1}; trace(s) ${expectedSeq}..${g.seq - 1} are missing` });
     } else if (prev !== prevWhole) {
       const linked = prev ? byWhole.get(prev) : undefined;
       problems.push(
@@ -365,22 +341,14 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
   if (head) {
     const pending = head.pending;
     if (head.seq > lastSeq && !(pending && pending.seq === lastSeq)) {
-      problems.push({
-        kind: 'missing',
-        file: head.file,
-        seq: head.seq,
-        message: `the chain ends at seq ${lastSeq} but seq ${head.seq} (${head.file}) was written: trace(s) at the end are missing`,
-      });
+      const message = `the chain ends at seq ${lastSeq} but seq ${head.seq} (${head.file}) was written: trace(s) at the end are missing`;
+      problems.push({ kind: 'missing', file: head.file, seq: head.seq, message });
     } else if (head.seq < lastSeq) {
       for (const g of good) {
         if (g.seq <= head.seq) continue;
         if (pending && pending.seq === g.seq && pending.file === g.file) continue;
-        problems.push({
-          kind: 'inserted',
-          file: g.file,
-          seq: g.seq,
-          message: `${g.file}: seq ${g.seq} is past the last trace the server wrote (seq ${head.seq}${head.file ? `, ${head.file}` : ''}) (appended by hand)`,
-        });
+        const message = `${g.file}: seq ${g.seq} is past the last trace the server wrote (seq ${head.seq}${head.file ? `, ${head.file}` : ''}) (appended by hand)`;
+        problems.push({ kind: 'inserted', file: g.file, seq: g.seq, message });
       }
     }
     const recorded = good.find((g) => g.seq === head.seq);
@@ -411,37 +379,27 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
 }
 
 function parseHead(text: string): Head | null {
-  try {
-    const v = JSON.parse(text) as Head;
-    return v && typeof v === 'object' && typeof v.seq === 'number' ? v : null;
-  } catch {
-    return null;
-  }
+  const v = jsonObject(text) as Head | null;
+  return typeof v?.seq === 'number' ? v : null;
 }
 
 async function readText(file: string): Promise<string | null> {
-  const read = await readUtf8(file);
+  const read = await readTraceText(file);
   return typeof read === 'string' ? read : null;
 }
 
 /** The trace files of a chain folder, sorted by name (code units; seq-padded names sort by seq). */
 async function listTraceFiles(dir: string): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await fsp.readdir(dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
+  const names = (await unlessMissing(() => fsp.readdir(dir))) ?? [];
   return names.filter((n) => n.endsWith('.json') && !n.startsWith('.')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /**
- * Read a trace file as UTF-8. A symlink is followed, as before; anything that is not a regular
+ * One trace file's text, read as UTF-8 (a symlink is followed); anything that is not a regular
  * file in the end (a FIFO, a folder, a device) is not read but returned as an Error, which the
  * caller reports. Security: a FIFO named like a trace must never hang a verify or a read.
  */
-async function readUtf8(file: string): Promise<string | Error> {
+export async function readTraceText(file: string): Promise<string | Error> {
   try {
     const data = await readRegularFile(file, { followSymlinks: true });
     return Buffer.isBuffer(data) ? data.toString('utf8') : new Error('not a regular file (a folder, FIFO, socket or device; not read)');
@@ -460,7 +418,7 @@ function linkHashes(rec: Record<string, unknown>): { record: string; whole: stri
 }
 
 async function readJson(file: string): Promise<Record<string, unknown> | null> {
-  const text = await readUtf8(file);
+  const text = await readTraceText(file);
   return typeof text === 'string' ? jsonObject(text) : null;
 }
 
@@ -489,10 +447,3 @@ function safeLabel(label: string): string {
   return label.replace(/[^a-z0-9-]/gi, '-').slice(0, 40) || 'trace';
 }
 
-/**
- * One trace file's text, byte for byte, read the way the store reads its own files: a FIFO,
- * folder or device is returned as an Error instead of blocking the process.
- */
-export function readTraceText(abs: string): Promise<string | Error> {
-  return readUtf8(abs);
-}

@@ -14,7 +14,7 @@ import { backupRelPaths, backupsDir, loadBackup, restoreContents } from './backu
 import { noCrash, type CrashHook } from './crash-points.js';
 import { fsyncDir } from './durable.js';
 import { clearJournal, sweepSidecars, writeJournal } from './journal.js';
-import { forEachLimit, IO_CONCURRENCY, RealInsideGuard, resolveInside } from './workspace.js';
+import { forEachLimit, IO_CONCURRENCY, RealInsideGuard, resolveInside, unlessMissing } from './workspace.js';
 
 export type ProgressHook = (step: string, done: number, total: number) => void;
 
@@ -33,39 +33,18 @@ export interface UndoResult {
 }
 
 /** lstat, or null when the path does not exist. */
-export async function lstatOrNull(abs: string) {
-  try {
-    return await fsp.lstat(abs);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
-
+export const lstatOrNull = (abs: string) => unlessMissing(() => fsp.lstat(abs));
 
 /** SHA-256 of a file's bytes, or null when it does not exist. */
-export async function hashFile(abs: string): Promise<string | null> {
-  try {
-    return sha256Hex(await fsp.readFile(abs));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
-}
+export const hashFile = (abs: string) => unlessMissing(async () => sha256Hex(await fsp.readFile(abs)));
 
 /** Remove a migration's backup files (only for a migration that never got past its backup). */
 export async function discardBackup(root: string, migrationId: string): Promise<void> {
   const dir = backupsDir(root);
   const names = await fsp.readdir(dir).catch(() => [] as string[]);
+  const mine = [`${migrationId}.tar.gz`, `${migrationId}.manifest.json`, `.${migrationId}.tar.gz.tmp`];
   for (const name of names) {
-    if (
-      name === `${migrationId}.tar.gz` ||
-      name === `${migrationId}.manifest.json` ||
-      name === `.${migrationId}.tar.gz.tmp` ||
-      (name.startsWith(`${migrationId}.manifest.json.`) && name.endsWith('.tmp'))
-    ) {
-      await fsp.rm(path.join(dir, name), { force: true });
-    }
+    if (mine.includes(name) || (name.startsWith(`${migrationId}.manifest.json.`) && name.endsWith('.tmp'))) await fsp.rm(path.join(dir, name), { force: true });
   }
   await fsyncDir(dir);
 }

@@ -10,8 +10,6 @@ import path from 'node:path';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { STATE_DIR, stateDir } from './layout.js';
 
-// The durable write lives in io/durable.ts; re-exported for the trace and question stores.
-
 /**
  * Resolve a workspace-relative POSIX path to an absolute path, refusing anything that
  * escapes the workspace (`..`, absolute paths, NUL bytes). Symlinks are checked by callers
@@ -171,6 +169,16 @@ export async function readRegularFile(abs: string, opts: { maxBytes?: number; fo
     return await handle.readFile();
   } finally {
     await handle.close();
+  }
+}
+
+/** `fn()`, or null when the path it reads does not exist (ENOENT); other errors are thrown. */
+export async function unlessMissing<T>(fn: () => Promise<T>): Promise<T | null> {
+  try {
+    return await fn();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
   }
 }
 

@@ -116,31 +116,10 @@ async function record(
   store: TraceStore<'elicitation'>,
   spec: ElicitSpec,
   now: () => number,
-  r: {
-    outcome: ElicitationOutcome;
-    response: Record<string, unknown> | null;
-    error: string | null;
-    reason: string | null;
-    client: ClientIdentity;
-    started: number;
-    content: Record<string, unknown> | null;
-    answer: string | null;
-  },
+  r: Omit<ElicitOutcome, 'trace' | 'durationMs'> & { response: Record<string, unknown> | null; error: string | null; started: number },
 ): Promise<ElicitOutcome> {
-  const ended = now();
-  const unsealed = gateTraceRecord({
-    channel: 'mcp',
-    action: spec.action,
-    client: r.client,
-    message: spec.message,
-    schema: spec.requestedSchema,
-    response: r.response,
-    outcome: r.outcome,
-    subject: spec.subject,
-    error: r.error,
-    startedMs: r.started,
-    endedMs: ended,
-  });
-  const written = await appendGateTrace(store, unsealed);
-  return { outcome: r.outcome, content: r.content, answer: r.answer, reason: r.reason, client: r.client, trace: written, durationMs: unsealed.duration_ms };
+  const { response, error, started, ...out } = r;
+  const { action, message, requestedSchema: schema, subject } = spec;
+  const unsealed = gateTraceRecord({ channel: 'mcp', action, client: r.client, message, schema, response, outcome: r.outcome, subject, error, startedMs: started, endedMs: now() });
+  return { ...out, trace: await appendGateTrace(store, unsealed), durationMs: unsealed.duration_ms };
 }

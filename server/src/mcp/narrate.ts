@@ -54,12 +54,10 @@ export async function narrate(
   let error: string | null = null;
   let text: string | null = null;
   let model: string | null = null;
-  let sent = false;
   if (!server.getClientCapabilities()?.sampling) {
     outcome = 'unsupported';
     error = `${client.name} did not declare the MCP sampling capability.`;
   } else {
-    sent = true;
     try {
       const res = await extra.sendRequest({ method: 'sampling/createMessage', params: request }, CreateMessageResultSchema, {
         timeout: sdkTimeout(req.timeoutMs),
@@ -95,20 +93,15 @@ export async function narrate(
     timestamp,
     intent: req.intent,
     client,
-    request: sent ? (request as unknown as Record<string, unknown>) : null,
+    request: outcome === 'unsupported' ? null : (request as unknown as Record<string, unknown>),
     response,
     outcome,
     fallback_used: text === null,
     duration_ms: Date.now() - started,
     error,
   };
-  let traceFile: string | null = null;
-  try {
-    traceFile = (await store.append(unsealed, req.intent)).file;
-  } catch {
-    // Narration is optional display text: a failed sampling trace must not fail analyze/propose.
-    traceFile = null;
-  }
+  // Narration is optional display text: a failed sampling trace must not fail analyze/propose.
+  const traceFile = await store.append(unsealed, req.intent).then((r) => r.file, () => null);
   const fallback = outcome === 'declined' ? `The narration was declined in the client, so here are the facts without it.\n\n${req.fallback}` : req.fallback;
   return text === null
     ? { text: fallback, source: 'fallback', outcome, model, trace: traceFile }

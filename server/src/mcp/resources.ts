@@ -99,29 +99,20 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
   mcp.registerResource(
     'status',
     STATUS_URI,
-    {
-      title: 'Onboarding status',
-      description: 'The workspace state as JSON: status, pattern, current plan, approval, last migration, backup health, rollback availability.',
-      mimeType: JSON_MIME,
-    },
+    { title: 'Onboarding status', description: 'The workspace state as JSON: status, pattern, current plan, approval, last migration, backup health, rollback availability.', mimeType: JSON_MIME },
     async (uri) => reading(async () => jsonResult(uri, await workspaceStatus(await ctx.root(), ctx.config.approvalTtlMs, new Date(ctx.now())))),
   );
 
   mcp.registerResource(
     'current-plan',
     PLAN_URI,
-    {
-      title: 'Current migration plan',
-      description: 'The plan made by the last onboarding_propose (.copilot-state/plans/<planId>.json), checked against its SHA-256.',
-      mimeType: JSON_MIME,
-    },
+    { title: 'Current migration plan', description: 'The plan made by the last onboarding_propose (.copilot-state/plans/<planId>.json), checked against its SHA-256.', mimeType: JSON_MIME },
     async (uri) =>
       reading(async () => {
         const root = await ctx.root();
         const state = await loadState(root);
         if (!state.currentPlan) throw new McpError(RESOURCE_NOT_FOUND, 'There is no current plan. Run onboarding_propose first.');
-        const plan = await loadPlan(root, state.currentPlan.planId);
-        return jsonResult(uri, plan);
+        return jsonResult(uri, await loadPlan(root, state.currentPlan.planId));
       }),
   );
 
@@ -168,9 +159,7 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
         }
         return { resources };
       },
-      complete: {
-        chain: (value) => CHAINS.filter((c) => c.startsWith(value)),
-      },
+      complete: { chain: (value) => CHAINS.filter((c) => c.startsWith(value)) },
     }),
     {
       title: 'One trace',

@@ -4,16 +4,9 @@
  * reply, nothing logged), executes any request before `initialize`, and concatenates its whole
  * buffer again for every chunk of a long line, so one oversized message freezes the server for
  * as long as it takes to arrive. The filter splits stdin into lines itself and hands the SDK only
- * lines that are one valid JSON-RPC message each; everything else gets its JSON-RPC error:
- *
- * - a line that is not JSON: -32700 (parse error);
- * - JSON that is not a JSON-RPC 2.0 message (`{"jsonrpc":"2.0","id":8}`), or a batch (MCP
- *   has had no batches since protocol version 2025-06-18): -32600 (invalid request);
- * - a request other than `initialize` or `ping` before `initialize`: -32600;
- * - a line longer than the configured bound: -32600, without buffering it (its bytes are
- *   counted and dropped as they arrive).
- *
- * Each refusal is logged (stderr, and MCP logging once the client has initialized).
+ * lines that are one valid JSON-RPC message each; everything else gets its JSON-RPC error, and
+ * is logged. Batches are refused: MCP has had none since protocol version 2025-06-18. A line
+ * over the bound is counted and dropped as it arrives, never buffered.
  * Security: the bound keeps a client (or whatever writes to the pipe) from making the server
  * hold and re-copy an unbounded line in memory.
  */
@@ -22,12 +15,12 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../runtime/log.js';
 
-export const PARSE_ERROR = -32700;
-export const INVALID_REQUEST = -32600;
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
 
 type Id = string | number | null;
 
-export interface GuardedStdioOptions {
+interface GuardedStdioOptions {
   stdin?: Readable;
   stdout?: Writable;
   /** Longest accepted line in bytes (without its newline). */

@@ -6,7 +6,7 @@ import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import { updateState } from '../../io/state.js';
 import { assertFresh, formPaths, resolvePlan } from '../../app/plan-checks.js';
 import type { ToolContext } from '../context.js';
-import { success } from './result.js';
+import { REFUSED, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
@@ -47,15 +47,7 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
           tool: 'onboarding_approve',
           step: 'Approval',
           subject: { planId: planId ?? null },
-          refused: (outcome, trace, about) => ({
-            approved: false,
-            planId: typeof about.planId === 'string' ? about.planId : '',
-            planSha256: '',
-            expiresAt: null,
-            comment: null,
-            outcome,
-            trace,
-          }),
+          refused: (outcome, trace, about) => ({ ...REFUSED.approve, planId: typeof about.planId === 'string' ? about.planId : '', outcome, trace }),
         },
         async ({ root, ask, about }) => {
         const { plan } = await resolvePlan(root, planId);
@@ -72,9 +64,6 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
           requestedSchema: APPROVE_SCHEMA,
           subject: { planId: plan.planId, planSha256: plan.sha256 },
           mode: { kind: 'gate', requiredTrue: ['approved'], optionalStrings: { comment: NOTE_MAX_CHARS } },
-          timeoutMs: ctx.config.approvalTimeoutMs,
-          heartbeatMs: ctx.config.heartbeatMs,
-          now: () => ctx.now(),
         });
         const base = { planId: plan.planId, planSha256: plan.sha256, outcome: res.outcome, trace: res.trace.path };
         const refused = gateRefusal(

@@ -40,8 +40,8 @@ export interface GateDef {
 
 export interface GateRun {
   root: string;
-  /** Put the form to the human (traced by elicit). Refusals thrown after this are not traced again. */
-  ask(spec: ElicitSpec): Promise<ElicitOutcome>;
+  /** Put the form to the human (traced by elicit; the gate timeout and clock by default). Refusals thrown after this are not traced again. */
+  ask(spec: Omit<ElicitSpec, 'timeoutMs' | 'heartbeatMs'>): Promise<ElicitOutcome>;
   /** Add to what refusals are traced about (e.g. the resolved plan id). */
   about(fields: Record<string, unknown>): void;
 }
@@ -51,27 +51,19 @@ export async function runGate(mcp: McpServer, ctx: ToolContext, extra: ToolExtra
     const server = mcp.server;
     const client = clientIdentity(server);
     const about: Record<string, unknown> = { ...def.subject };
+    const root = await ctx.root();
+    const store = ctx.elicitationTraces(root);
+    const traceIt = (outcome: 'unsupported' | 'refused', code: string, message: string) =>
+      traceRefusal(store, { channel: 'mcp', action: def.action, client, outcome, code, message, subject: about, atMs: ctx.now() });
     if (!clientCanElicit(server)) {
-      const root = await ctx.root();
       const who = `${sanitize(client.name, 80)} ${sanitize(client.version, 40)}`;
       const message =
         `${def.step} needs a client that can show MCP elicitation forms; ${who} did not declare the form elicitation capability, ` +
         'so the human cannot be asked. Nothing was changed.';
       const next = `Do this step in ${FORM_CLIENTS}${def.alternative ? `, or ${def.alternative}` : ''}.`;
-      const trace = await traceRefusal(ctx.elicitationTraces(root), {
-        channel: 'mcp',
-        action: def.action,
-        client,
-        outcome: 'unsupported',
-        code: ErrorCode.ELICITATION_UNSUPPORTED,
-        message,
-        subject: about,
-        atMs: ctx.now(),
-      });
+      const trace = await traceIt('unsupported', ErrorCode.ELICITATION_UNSUPPORTED, message);
       return refusal({ code: ErrorCode.ELICITATION_UNSUPPORTED, message, next }, def.refused('unsupported', trace.path, about));
     }
-    const root = await ctx.root();
-    const store = ctx.elicitationTraces(root);
     let asked = false;
     let recovery: { message: string } | null = null;
     try {
@@ -80,7 +72,7 @@ export async function runGate(mcp: McpServer, ctx: ToolContext, extra: ToolExtra
         root,
         ask: (spec) => {
           asked = true;
-          return elicit(server, extra, spec, store);
+          return elicit(server, extra, { timeoutMs: ctx.config.approvalTimeoutMs, heartbeatMs: ctx.config.heartbeatMs, now: () => ctx.now(), ...spec }, store);
         },
         about: (fields) => Object.assign(about, fields),
       });
@@ -94,7 +86,7 @@ export async function runGate(mcp: McpServer, ctx: ToolContext, extra: ToolExtra
       let tracePath = '';
       let untraced = '';
       try {
-        tracePath = (await traceRefusal(store, { channel: 'mcp', action: def.action, client, outcome: 'refused', code: err.code, message: err.message, subject: about, atMs: ctx.now() })).path;
+        tracePath = (await traceIt('refused', err.code, err.message)).path;
       } catch (te) {
         untraced = ` (This refusal could not be traced: ${te instanceof Error ? te.message : String(te)})`;
       }

@@ -9,7 +9,8 @@ import { registerAnalyzeTool } from './analyze.js';
 import { registerApproveTool } from './approve.js';
 import { registerMigrateTool } from './migrate.js';
 import { registerProposeTool } from './propose.js';
-import { registerQuestionAskTool, shouldListQuestionAsk } from './question-ask.js';
+import { registerQuestionAskTool } from './question-ask.js';
+import { clientCanElicit } from '../elicit.js';
 import { registerQuestionSummaryTool } from './question-summary.js';
 import { registerRollbackTool } from './rollback.js';
 import { registerStatusTool } from './status.js';
@@ -31,7 +32,7 @@ export function registerConditionalTools(mcp: McpServer, ctx: ToolContext): { en
   questionAsk.disable();
   return {
     enableFor: () => {
-      if (shouldListQuestionAsk(mcp)) questionAsk.enable();
+      if (clientCanElicit(mcp.server)) questionAsk.enable();
     },
   };
 }

@@ -8,7 +8,7 @@ import { Progress } from '../progress.js';
 import { formPaths, resolvePlan } from '../../app/plan-checks.js';
 import { migrateGate } from '../../app/migrate.js';
 import type { ToolContext } from '../context.js';
-import { success } from './result.js';
+import { REFUSED, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
@@ -50,21 +50,11 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
           tool: 'onboarding_migrate',
           step: 'Migration',
           subject: { planId: planId ?? null },
-          refused: (outcome, trace, about) => ({
-            migrated: false,
-            planId: typeof about.planId === 'string' ? about.planId : '',
-            migrationId: null,
-            written: [],
-            backup: null,
-            verified: false,
-            outcome,
-            trace,
-          }),
+          refused: (outcome, trace, about) => ({ ...REFUSED.migrate, planId: typeof about.planId === 'string' ? about.planId : '', outcome, trace }),
         },
         async ({ root, ask, about }) => {
         const { plan } = await resolvePlan(root, planId);
         about({ planId: plan.planId });
-        const empty = { migrated: false, planId: plan.planId, migrationId: null, written: [], backup: null, verified: false };
         if (plan.operations.length === 0) {
           throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations.`, { next: 'Nothing to do.' });
         }
@@ -79,9 +69,6 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
               requestedSchema: MIGRATE_SCHEMA,
               subject: { planId: plan.planId, planSha256: plan.sha256, migrationId, approvalTrace },
               mode: { kind: 'gate', requiredTrue: ['confirmed', 'understood_risks'] },
-              timeoutMs: ctx.config.approvalTimeoutMs,
-              heartbeatMs: ctx.config.heartbeatMs,
-              now: () => ctx.now(),
             });
             return { ...res, confirmed: res.outcome === 'approved' && !extra.signal.aborted };
           },
@@ -97,7 +84,7 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
               next: 'Run onboarding_migrate again when the human is ready.',
               aborted: extra.signal.aborted,
             },
-            { ...empty, outcome: extra.signal.aborted ? 'cancelled' : res.outcome, trace: res.trace.path },
+            { ...REFUSED.migrate, planId: plan.planId, outcome: extra.signal.aborted ? 'cancelled' : res.outcome, trace: res.trace.path },
           )!;
         }
         const { migrationId } = gate.prep;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { questionSchema } from '../../core/gates.js';
 import { ErrorCode } from '../../core/errors.js';
-import { clientCanElicit, elicit } from '../elicit.js';
+import { elicit } from '../elicit.js';
 import { saveQuestion } from '../../io/questions.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, guarded, refusal, success } from './result.js';
@@ -88,8 +88,4 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
         return success(`The human answered: ${res.answer}\n(saved to ${saved})`, { answer: res.answer, saved_to: saved, trace: res.trace.path, outcome: res.outcome });
       }, REFUSED.questionAsk),
   );
-}
-
-export function shouldListQuestionAsk(mcp: McpServer): boolean {
-  return clientCanElicit(mcp.server);
 }

@@ -10,7 +10,7 @@ import { Progress } from '../progress.js';
 import { rollbackGate } from '../../app/rollback.js';
 import { ErrorCode } from '../../core/errors.js';
 import type { ToolContext } from '../context.js';
-import { refusal, success } from './result.js';
+import { REFUSED, refusal, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
@@ -52,15 +52,7 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
           step: 'Rollback',
           subject: { migrationId: migrationId ?? null },
           alternative: 'an operator can run `copilot-onboarding rollback` in a terminal',
-          refused: (outcome, trace, about) => ({
-            rolledBack: false,
-            migrationId: typeof about.migrationId === 'string' ? about.migrationId : null,
-            restored: [],
-            removed: [],
-            editedSinceMigration: [],
-            outcome,
-            trace,
-          }),
+          refused: (outcome, trace, about) => ({ ...REFUSED.rollback, migrationId: typeof about.migrationId === 'string' ? about.migrationId : null, outcome, trace }),
         },
         async ({ root, ask }) => {
         const progress = new Progress(extra);
@@ -74,16 +66,13 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
               requestedSchema: ROLLBACK_SCHEMA,
               subject: { migrationId: prep.migrationId, planId: prep.manifest.planId, planSha256: prep.manifest.planSha256, editedSinceMigration: prep.edited },
               mode: { kind: 'gate', requiredTrue: ['confirmed'], optionalStrings: { reason: NOTE_MAX_CHARS } },
-              timeoutMs: ctx.config.approvalTimeoutMs,
-              heartbeatMs: ctx.config.heartbeatMs,
-              now: () => ctx.now(),
             });
             return { ...res, confirmed: res.outcome === 'approved' && !extra.signal.aborted };
           },
           { onProgress: (step, n, total) => progress.send(step, total, n), now: () => ctx.now() },
         );
         const { prep, answer: res } = gate;
-        const empty = { rolledBack: false, migrationId: prep.migrationId, restored: [], removed: [], editedSinceMigration: prep.edited };
+        const empty = { ...REFUSED.rollback, migrationId: prep.migrationId, editedSinceMigration: prep.edited };
         const outcome = extra.signal.aborted ? 'cancelled' : res.outcome;
         if (gate.kind === 'not-confirmed') {
           return gateRefusal(
