@@ -1,5 +1,5 @@
 /**
- * docs/schemas/ must be exactly what the zod schemas generate today (CONTRACT §7: the JSON
+ * docs/schemas/ must be exactly what the zod schemas generate today (the JSON
  * Schema of both trace kinds is published in docs/). Regenerate with `npm run schemas`
  * (or UPDATE_SCHEMAS=1 npx vitest run test/unit/schemas-doc.test.ts) and commit the result.
  */
