@@ -53,58 +53,58 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.migrate, planId: typeof about.planId === 'string' ? about.planId : '', outcome, trace }),
         },
         async ({ root, ask, about }) => {
-        const { plan } = await resolvePlan(root, planId);
-        about({ planId: plan.planId });
-        if (plan.operations.length === 0) {
-          throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations.`, { next: 'Nothing to do.' });
-        }
-        const progress = new Progress(extra);
-        const gate = await migrateGate(
-          root,
-          plan,
-          async ({ migrationId, approvalTrace }) => {
-            const res = await ask({
-              action: 'migrate',
-              message: migrateForm(plan, { ...formPaths(plan.planId), archive: backupRelPaths(migrationId).archive }),
-              requestedSchema: MIGRATE_SCHEMA,
-              subject: { planId: plan.planId, planSha256: plan.sha256, migrationId, approvalTrace },
-              mode: { kind: 'gate', requiredTrue: ['confirmed', 'understood_risks'] },
-            });
-            return { ...res, confirmed: res.outcome === 'approved' && !extra.signal.aborted };
-          },
-          { ttlMs: ctx.config.approvalTtlMs, now: () => ctx.now(), onProgress: (step, done, total) => progress.send(step, total, done) },
-        );
-        const res = gate.answer;
-        if (gate.kind === 'not-confirmed') {
-          return gateRefusal(
-            res,
-            {
-              tool: 'onboarding_migrate',
-              notApproved: 'The migration was not confirmed',
-              next: 'Run onboarding_migrate again when the human is ready.',
-              aborted: extra.signal.aborted,
+          const { plan } = await resolvePlan(root, planId);
+          about({ planId: plan.planId });
+          if (plan.operations.length === 0) {
+            throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations.`, { next: 'Nothing to do.' });
+          }
+          const progress = new Progress(extra);
+          const gate = await migrateGate(
+            root,
+            plan,
+            async ({ migrationId, approvalTrace }) => {
+              const res = await ask({
+                action: 'migrate',
+                message: migrateForm(plan, { ...formPaths(plan.planId), archive: backupRelPaths(migrationId).archive }),
+                requestedSchema: MIGRATE_SCHEMA,
+                subject: { planId: plan.planId, planSha256: plan.sha256, migrationId, approvalTrace },
+                mode: { kind: 'gate', requiredTrue: ['confirmed', 'understood_risks'] },
+              });
+              return { ...res, confirmed: res.outcome === 'approved' && !extra.signal.aborted };
             },
-            { ...REFUSED.migrate, planId: plan.planId, outcome: extra.signal.aborted ? 'cancelled' : res.outcome, trace: res.trace.path },
-          )!;
-        }
-        const { migrationId } = gate.prep;
-        const result = gate.result;
-        const lines = [
-          `Migrated with plan ${plan.planId} (migration ${migrationId}). Lossless check on disk passed.`,
-          ...result.written.map((w) => `  ${w.op.padEnd(6)} ${w.path}${w.op === 'delete' ? '' : ` (${w.size.toLocaleString('en-US')} bytes)`}`),
-          `Backup: ${result.backup.archive} (manifest ${result.backup.manifest}).`,
-          'To undo: onboarding_rollback, or `copilot-onboarding rollback` in a terminal.',
-        ];
-        return success(lines.join('\n'), {
-          migrated: true,
-          planId: plan.planId,
-          migrationId,
-          written: result.written,
-          backup: result.backup,
-          verified: result.verified,
-          outcome: res.outcome,
-          trace: res.trace.path,
-        });
+            { ttlMs: ctx.config.approvalTtlMs, now: () => ctx.now(), onProgress: (step, done, total) => progress.send(step, total, done) },
+          );
+          const res = gate.answer;
+          if (gate.kind === 'not-confirmed') {
+            return gateRefusal(
+              res,
+              {
+                tool: 'onboarding_migrate',
+                notApproved: 'The migration was not confirmed',
+                next: 'Run onboarding_migrate again when the human is ready.',
+                aborted: extra.signal.aborted,
+              },
+              { ...REFUSED.migrate, planId: plan.planId, outcome: extra.signal.aborted ? 'cancelled' : res.outcome, trace: res.trace.path },
+            )!;
+          }
+          const { migrationId } = gate.prep;
+          const result = gate.result;
+          const lines = [
+            `Migrated with plan ${plan.planId} (migration ${migrationId}). Lossless check on disk passed.`,
+            ...result.written.map((w) => `  ${w.op.padEnd(6)} ${w.path}${w.op === 'delete' ? '' : ` (${w.size.toLocaleString('en-US')} bytes)`}`),
+            `Backup: ${result.backup.archive} (manifest ${result.backup.manifest}).`,
+            'To undo: onboarding_rollback, or `copilot-onboarding rollback` in a terminal.',
+          ];
+          return success(lines.join('\n'), {
+            migrated: true,
+            planId: plan.planId,
+            migrationId,
+            written: result.written,
+            backup: result.backup,
+            verified: result.verified,
+            outcome: res.outcome,
+            trace: res.trace.path,
+          });
         },
       ),
   );

@@ -55,51 +55,51 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.rollback, migrationId: typeof about.migrationId === 'string' ? about.migrationId : null, outcome, trace }),
         },
         async ({ root, ask }) => {
-        const progress = new Progress(extra);
-        const gate = await rollbackGate(
-          root,
-          migrationId,
-          async (prep) => {
-            const res = await ask({
-              action: 'rollback',
-              message: prep.message,
-              requestedSchema: ROLLBACK_SCHEMA,
-              subject: { migrationId: prep.migrationId, planId: prep.manifest.planId, planSha256: prep.manifest.planSha256, editedSinceMigration: prep.edited },
-              mode: { kind: 'gate', requiredTrue: ['confirmed'], optionalStrings: { reason: NOTE_MAX_CHARS } },
-            });
-            return { ...res, confirmed: res.outcome === 'approved' && !extra.signal.aborted };
-          },
-          { onProgress: (step, n, total) => progress.send(step, total, n), now: () => ctx.now() },
-        );
-        const { prep, answer: res } = gate;
-        const empty = { ...REFUSED.rollback, migrationId: prep.migrationId, editedSinceMigration: prep.edited };
-        const outcome = extra.signal.aborted ? 'cancelled' : res.outcome;
-        if (gate.kind === 'not-confirmed') {
-          return gateRefusal(
-            res,
-            {
-              tool: 'onboarding_rollback',
-              notApproved: 'The rollback was not confirmed',
-              next: 'Run onboarding_rollback again when the human is ready.',
-              aborted: extra.signal.aborted,
+          const progress = new Progress(extra);
+          const gate = await rollbackGate(
+            root,
+            migrationId,
+            async (prep) => {
+              const res = await ask({
+                action: 'rollback',
+                message: prep.message,
+                requestedSchema: ROLLBACK_SCHEMA,
+                subject: { migrationId: prep.migrationId, planId: prep.manifest.planId, planSha256: prep.manifest.planSha256, editedSinceMigration: prep.edited },
+                mode: { kind: 'gate', requiredTrue: ['confirmed'], optionalStrings: { reason: NOTE_MAX_CHARS } },
+              });
+              return { ...res, confirmed: res.outcome === 'approved' && !extra.signal.aborted };
             },
-            { ...empty, outcome, trace: res.trace.path },
-          )!;
-        }
-        if (gate.kind === 'changed') {
-          return refusal(
-            { code: ErrorCode.NOT_CONFIRMED, message: `Not rolled back: ${gate.reason}`, next: 'Run onboarding_rollback again: the new form shows the current list.' },
-            { ...empty, editedSinceMigration: gate.current.edited, outcome, trace: res.trace.path },
+            { onProgress: (step, n, total) => progress.send(step, total, n), now: () => ctx.now() },
           );
-        }
-        const lines = [
-          `Rolled back migration ${prep.migrationId}: the workspace is byte-identical to before the migration.`,
-          ...gate.restored.map((p) => `  restored ${p}`),
-          ...gate.removed.map((p) => `  removed  ${p}`),
-          ...(prep.edited.length ? [`Edits made since the migration were discarded: ${prep.edited.join(', ')}`] : []),
-          'Next: onboarding_propose starts a fresh plan.',
-        ];
-        return success(lines.join('\n'), { ...empty, rolledBack: true, restored: gate.restored, removed: gate.removed, outcome: res.outcome, trace: res.trace.path });
+          const { prep, answer: res } = gate;
+          const empty = { ...REFUSED.rollback, migrationId: prep.migrationId, editedSinceMigration: prep.edited };
+          const outcome = extra.signal.aborted ? 'cancelled' : res.outcome;
+          if (gate.kind === 'not-confirmed') {
+            return gateRefusal(
+              res,
+              {
+                tool: 'onboarding_rollback',
+                notApproved: 'The rollback was not confirmed',
+                next: 'Run onboarding_rollback again when the human is ready.',
+                aborted: extra.signal.aborted,
+              },
+              { ...empty, outcome, trace: res.trace.path },
+            )!;
+          }
+          if (gate.kind === 'changed') {
+            return refusal(
+              { code: ErrorCode.NOT_CONFIRMED, message: `Not rolled back: ${gate.reason}`, next: 'Run onboarding_rollback again: the new form shows the current list.' },
+              { ...empty, editedSinceMigration: gate.current.edited, outcome, trace: res.trace.path },
+            );
+          }
+          const lines = [
+            `Rolled back migration ${prep.migrationId}: the workspace is byte-identical to before the migration.`,
+            ...gate.restored.map((p) => `  restored ${p}`),
+            ...gate.removed.map((p) => `  removed  ${p}`),
+            ...(prep.edited.length ? [`Edits made since the migration were discarded: ${prep.edited.join(', ')}`] : []),
+            'Next: onboarding_propose starts a fresh plan.',
+          ];
+          return success(lines.join('\n'), { ...empty, rolledBack: true, restored: gate.restored, removed: gate.removed, outcome: res.outcome, trace: res.trace.path });
         },
       ),
   );
