@@ -4,7 +4,7 @@ import { APPROVE_SCHEMA, NOTE_MAX_CHARS } from '../../core/approval.js';
 import { approveForm } from '../../core/form-render.js';
 import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import { updateState } from '../../io/state.js';
-import { assertFresh, formPaths, resolvePlan } from '../../app/plan-checks.js';
+import { formPaths, resolvePlan } from '../../app/plan-checks.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
@@ -57,7 +57,6 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
               next: 'Use overrides in onboarding_propose to move sections, or stop here.',
             });
           }
-          await assertFresh(root, plan);
           const res = await ask({
             action: 'approve',
             message: approveForm(plan, formPaths(plan.planId)),
