@@ -125,10 +125,34 @@ export async function checkFresh(root: string, plan: Plan, guard = new RealInsid
   return sources;
 }
 
+/** Move one staged file into place (a delete moves the target to a trash side file). */
+async function moveIntoPlace(root: string, op: Plan['operations'][number], planId: string, migrationId: string): Promise<void> {
+  const abs = resolveInside(root, op.path);
+  if (op.op === 'create') {
+    const stage = sidecarPath(root, op.path, 'stage', migrationId);
+    // link, not rename: a file that appeared meanwhile is never overwritten.
+    try {
+      await fsp.link(stage, abs);
+      await fsp.unlink(stage);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') throw stale(op.path, 'appeared', planId);
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+      if (await lstatOrNull(abs)) throw stale(op.path, 'appeared', planId);
+      await fsp.rename(stage, abs);
+    }
+    return;
+  }
+  // Last look right before replacing: someone's edit made since the check is never overwritten.
+  if ((await hashFile(abs)) !== op.previousSha256) throw stale(op.path, 'changed', planId);
+  if (op.op === 'modify') await fsp.rename(sidecarPath(root, op.path, 'stage', migrationId), abs);
+  else await fsp.rename(abs, sidecarPath(root, op.path, 'trash', migrationId));
+}
+
 /**
  * The write half of migrate; the journal says `applying` while this runs. Every staged file
  * is written and made durable (a bounded number at a time) before the first one is moved
- * into place; then the moves, one by one in plan order; then one fsync per touched folder.
+ * into place; then the moves, a bounded number at a time; then one fsync per touched folder.
  */
 async function applyOperations(root: string, plan: Plan, manifest: Manifest, migrationId: string, crash: CrashHook, progress: (step: string) => void): Promise<void> {
   const dirs = new Set<string>();
@@ -156,38 +180,20 @@ async function applyOperations(root: string, plan: Plan, manifest: Manifest, mig
   );
   crash('staged-synced');
 
+  // The moves touch different paths, so they overlap too; crash points and progress follow plan order.
   let renamed = 0;
   let deleted = 0;
-  const touched = new Set<string>();
-  for (const op of plan.operations) {
-    const abs = resolveInside(root, op.path);
-    touched.add(path.dirname(abs));
-    if (op.op === 'create') {
-      const stage = sidecarPath(root, op.path, 'stage', migrationId);
-      // link, not rename: a file that appeared meanwhile is never overwritten.
-      try {
-        await fsp.link(stage, abs);
-        await fsp.unlink(stage);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'EEXIST') throw stale(op.path, 'appeared', plan.planId);
-        if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
-        if (await lstatOrNull(abs)) throw stale(op.path, 'appeared', plan.planId);
-        await fsp.rename(stage, abs);
-      }
-      crash(`renamed-${++renamed}`);
-    } else if (op.op === 'modify') {
-      // Last look right before replacing: someone's edit made since the check is never overwritten.
-      if ((await hashFile(abs)) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
-      await fsp.rename(sidecarPath(root, op.path, 'stage', migrationId), abs);
-      crash(`renamed-${++renamed}`);
-    } else {
-      if ((await hashFile(abs)) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
-      await fsp.rename(abs, sidecarPath(root, op.path, 'trash', migrationId));
-      crash(`deleted-${++deleted}`);
-    }
-    progress(`${op.op} ${op.path}`);
-  }
+  await forEachLimit(
+    plan.operations,
+    IO_CONCURRENCY,
+    (op) => moveIntoPlace(root, op, plan.planId, migrationId),
+    (i) => {
+      const op = plan.operations[i]!;
+      crash(op.op === 'delete' ? `deleted-${++deleted}` : `renamed-${++renamed}`);
+      progress(`${op.op} ${op.path}`);
+    },
+  );
+  const touched = new Set(plan.operations.map((op) => path.dirname(resolveInside(root, op.path))));
   await Promise.all([...touched].map((d) => fsyncDir(d)));
   crash('dirs-synced');
 }
