@@ -39,6 +39,7 @@ function analysisOf(snapshot: Snapshot, sections: Section[], pattern: Analysis['
     pattern,
     sources: snapshot.sources.map((s) => ({ path: s.path, kind: s.kind, size: s.size, sha256: s.sha256, lines: 0, chars: 0 })),
     sections,
+    headings: parseMarkdown(snapshot.sources.find((s) => s.kind === 'copilot-repo')?.bytes ?? new Uint8Array()).headings,
     problems: [],
     existingInstructions: [],
     otherAgentFiles: [],

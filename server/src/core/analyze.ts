@@ -204,7 +204,7 @@ interface RepoAnalysis {
 function analyzeRepo(src: SourceFile): RepoAnalysis {
   const bytes = src.bytes;
   const parsed = parseMarkdown(bytes);
-  const text = utf8.decode(bytes); // drops a BOM
+  const text = parsed.text;
   const chars = countChars(text);
   const hasHeadings = parsed.headings.length > 0;
   const bodyStart = parsed.frontMatter ? parsed.frontMatter.end : parsed.bom ? 3 : 0;
@@ -314,5 +314,5 @@ export function analyze(snapshot: Snapshot): Analysis {
   // Severity, then path, then first line (Array.prototype.sort is stable: ties keep their order).
   const ordered = problems.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
 
-  return { pattern, sources, sections: repoAnalysis?.sections ?? [], problems: ordered, existingInstructions, otherAgentFiles };
+  return { pattern, sources, sections: repoAnalysis?.sections ?? [], headings: repoAnalysis?.parsed.headings ?? [], problems: ordered, existingInstructions, otherAgentFiles };
 }

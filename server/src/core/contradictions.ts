@@ -165,6 +165,13 @@ export function findContradictions(path: string, text: string, sectionTitleAtLin
     else if (!conflicts.has(key) && st.value !== first.value && st.line !== first.line) conflicts.set(key, [first, st]);
   };
 
+  // Many statements share a section title: its scopes are worked out once per title.
+  const scopesByTitle = new Map<string, string>();
+  const titleScopes = (title: string): string => {
+    let scopes = scopesByTitle.get(title);
+    if (scopes === undefined) scopesByTitle.set(title, (scopes = scopesOf(title.toLowerCase())));
+    return scopes;
+  };
   let line = 1; // line number of position `counted`
   let counted = 0;
   let fence = 0;
@@ -183,7 +190,7 @@ export function findContradictions(path: string, text: string, sectionTitleAtLin
     const c0 = norm.charCodeAt(lineStart);
     if (c0 === 0x09 || norm.startsWith('    ', lineStart)) continue; // indented code (or a continuation)
     const lineNo = line;
-    statementsOf(norm.slice(lineStart, lineEnd).toLowerCase(), lineNo, () => scopesOf(sectionTitleAtLine(lineNo).toLowerCase()), emit);
+    statementsOf(norm.slice(lineStart, lineEnd).toLowerCase(), lineNo, () => titleScopes(sectionTitleAtLine(lineNo)), emit);
   }
 
   const out: Problem[] = [];

@@ -22,8 +22,8 @@ import { slugify } from './slug.js';
 const md = new MarkdownIt({ html: true });
 md.core.ruler.enableOnly(['normalize', 'block']);
 
-/** `ignoreBOM`: a BOM is cut off by hand, and only at the very start of the file. */
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+/** Drops a BOM at the very start of the file only (byte offsets still count its 3 bytes). */
+const utf8 = new TextDecoder('utf-8');
 
 const CH_LF = 0x0a;
 const CH_CR = 0x0d;
@@ -84,7 +84,8 @@ export function parseMarkdown(bytes: Uint8Array): ParsedMarkdown {
     }
   }
 
-  const tokens = md.parse(utf8.decode(bytes.subarray(lineByteStart(firstLine))), {});
+  const text = utf8.decode(bytes);
+  const tokens = md.parse(frontMatter ? text.slice(frontMatter.raw.length) : text, {});
   const headings: Heading[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
@@ -96,7 +97,7 @@ export function parseMarkdown(bytes: Uint8Array): ParsedMarkdown {
     headings.push({ level: Number(t.tag.slice(1)), text, style, start: lineByteStart(from), end: lineByteStart(to), line: from + 1 });
   }
 
-  return { bom, lineEnding, frontMatter, headings, lineStarts, size };
+  return { bom, lineEnding, frontMatter, headings, lineStarts, size, text };
 }
 
 /**

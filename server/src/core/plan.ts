@@ -126,7 +126,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     return t;
   };
   const infer = (section: Section): ScopeResult => inferScope(section, textOf(section), index);
-  const units = splitSubsections(analysed, src, infer);
+  const units = splitSubsections(analysed, src, analysis.headings, infer);
   const resolved = resolveOverrides(input.overrides ?? [], units.map((u) => u.section));
   const decisions = decideScopes(units, resolved, infer);
   for (const d of decisions) {

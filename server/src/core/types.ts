@@ -66,6 +66,8 @@ export interface ParsedMarkdown {
   /** Byte offset of the start of each line (line n, 1-based, starts at lineStarts[n-1]). */
   lineStarts: number[];
   size: number;
+  /** The whole file decoded, without its BOM. */
+  text: string;
 }
 
 export interface Section {
@@ -119,6 +121,8 @@ export interface Analysis {
   pattern: Pattern;
   sources: Array<{ path: string; kind: SourceKind; size: number; sha256: string; lines: number; chars: number }>;
   sections: Section[];
+  /** Every heading of the repository-wide file, all levels (the plan splits large sections at them). */
+  headings: Heading[];
   problems: Problem[];
   existingInstructions: ExistingInstruction[];
   otherAgentFiles: string[];

@@ -185,26 +185,22 @@ async function instructionCandidates(root: string, realRoot: string, refused: Re
 }
 
 async function otherAgentCandidates(root: string): Promise<Candidate[]> {
-  const out: Candidate[] = [];
-  for (const name of OTHER_AGENT_FILES) {
+  const agents = OTHER_AGENT_FILES.map(async (name): Promise<Candidate[]> => {
     let isDir: boolean;
     try {
       // lstat first: a dangling or looping link is still a candidate (readSource refuses it)
       const lst = await fsp.lstat(path.join(root, name));
       isDir = lst.isDirectory() || (lst.isSymbolicLink() && (await fsp.stat(path.join(root, name)).then((s) => s.isDirectory(), () => false)));
     } catch {
-      continue;
+      return [];
     }
-    if (isDir && name === '.clinerules') {
-      // Cline also reads every file of a `.clinerules/` folder.
-      for (const e of (await readdirSafe(path.join(root, name))) ?? []) {
-        if (e.isFile() || e.isSymbolicLink()) out.push({ rel: `${name}/${e.name}`, kind: 'other-agent' });
-      }
-    } else {
-      out.push({ rel: name, kind: 'other-agent' });
-    }
-  }
-  for (const e of (await readdirSafe(path.join(root, '.cursor', 'rules'))) ?? []) {
+    if (!isDir || name !== '.clinerules') return [{ rel: name, kind: 'other-agent' }];
+    // Cline also reads every file of a `.clinerules/` folder.
+    return ((await readdirSafe(path.join(root, name))) ?? []).filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => ({ rel: `${name}/${e.name}`, kind: 'other-agent' }));
+  });
+  const [found, cursorRules] = await Promise.all([Promise.all(agents), readdirSafe(path.join(root, '.cursor', 'rules'))]);
+  const out = found.flat();
+  for (const e of cursorRules ?? []) {
     if ((e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.mdc')) out.push({ rel: `.cursor/rules/${e.name}`, kind: 'other-agent' });
   }
   return out;
@@ -261,14 +257,9 @@ export async function readSnapshot(root: string, opts: SnapshotOptions = {}): Pr
   const refused: RefusedSource[] = [];
   const taken: string[] = [];
 
-  const candidates: Candidate[] = [{ rel: REPO_WIDE_PATH, kind: 'copilot-repo' }];
-  candidates.push(...(await instructionCandidates(root, realRoot, refused, taken)));
-  candidates.push(...(await otherAgentCandidates(root)));
-
-  const [results, walk] = await Promise.all([
-    Promise.all(candidates.map((c) => readSource(root, realRoot, c.rel, maxBytes))),
-    listWorkspaceFiles(root, maxFiles),
-  ]);
+  const [instructions, others, walk] = await Promise.all([instructionCandidates(root, realRoot, refused, taken), otherAgentCandidates(root), listWorkspaceFiles(root, maxFiles)]);
+  const candidates: Candidate[] = [{ rel: REPO_WIDE_PATH, kind: 'copilot-repo' }, ...instructions, ...others];
+  const results = await Promise.all(candidates.map((c) => readSource(root, realRoot, c.rel, maxBytes)));
 
   const sources: SourceFile[] = [];
   candidates.forEach((c, i) => {
