@@ -42,8 +42,8 @@ interface Statement {
   value: string;
   line: number;
   quote: string;
-  /** Languages named by the line, else by its section title, else ''. */
-  scope: string;
+  /** Languages named by the line, else by its section title, else '' (worked out only for rules stated two ways). */
+  scope: () => string;
 }
 
 const HEDGE = /\b(not|almost|nearly|hardly|rarely|if|unless|when|should)\s+$/;
@@ -68,13 +68,11 @@ function objectPhrase(raw: string): string | null {
   return phrase;
 }
 
-/** Statements of one line (lower-cased). `scope` is computed only when a statement is found. */
-function statementsOf(lower: string, lineNo: number, scope: () => string, emit: (s: Statement) => void): void {
+/** Statements of one line (lower-cased); `titleScope` gives the scopes of the line's section title. */
+function statementsOf(lower: string, lineNo: number, titleScope: () => string, emit: (s: Statement) => void): void {
   let scopeMemo: string | null = null;
-  const add = (rule: string, value: string, quote: string): void => {
-    scopeMemo ??= scopesOf(lower) || scope();
-    emit({ rule, value, line: lineNo, quote, scope: scopeMemo });
-  };
+  const scope = (): string => (scopeMemo ??= scopesOf(lower) || titleScope());
+  const add = (rule: string, value: string, quote: string): void => emit({ rule, value, line: lineNo, quote, scope });
 
   // always X / never X, X up to the end of the clause
   if (lower.includes('always') || lower.includes('never')) {
@@ -156,22 +154,8 @@ export function findContradictions(path: string, text: string, sectionTitleAtLin
   }
   if (open) fences.push(open.start, norm.length);
 
-  const firstByKey = new Map<string, Statement>();
-  const conflicts = new Map<string, [Statement, Statement]>();
-  const emit = (st: Statement): void => {
-    const key = `${st.rule}\u0000${st.scope}`;
-    const first = firstByKey.get(key);
-    if (!first) firstByKey.set(key, st);
-    else if (!conflicts.has(key) && st.value !== first.value && st.line !== first.line) conflicts.set(key, [first, st]);
-  };
+  const statements: Statement[] = [];
 
-  // Many statements share a section title: its scopes are worked out once per title.
-  const scopesByTitle = new Map<string, string>();
-  const titleScopes = (title: string): string => {
-    let scopes = scopesByTitle.get(title);
-    if (scopes === undefined) scopesByTitle.set(title, (scopes = scopesOf(title.toLowerCase())));
-    return scopes;
-  };
   let line = 1; // line number of position `counted`
   let counted = 0;
   let fence = 0;
@@ -190,7 +174,21 @@ export function findContradictions(path: string, text: string, sectionTitleAtLin
     const c0 = norm.charCodeAt(lineStart);
     if (c0 === 0x09 || norm.startsWith('    ', lineStart)) continue; // indented code (or a continuation)
     const lineNo = line;
-    statementsOf(norm.slice(lineStart, lineEnd).toLowerCase(), lineNo, () => titleScopes(sectionTitleAtLine(lineNo)), emit);
+    statementsOf(norm.slice(lineStart, lineEnd).toLowerCase(), lineNo, () => scopesOf(sectionTitleAtLine(lineNo).toLowerCase()), (st) => statements.push(st));
+  }
+
+  // A rule stated one way only cannot conflict: scopes are worked out for the others.
+  const values = new Map<string, Set<string>>();
+  for (const st of statements) values.set(st.rule, (values.get(st.rule) ?? new Set()).add(st.value));
+  const firstByKey = new Map<string, Statement & { scoped: string }>();
+  const conflicts = new Map<string, [Statement & { scoped: string }, Statement]>();
+  for (const st of statements) {
+    if (values.get(st.rule)!.size < 2) continue;
+    const scoped = st.scope();
+    const key = `${st.rule}\u0000${scoped}`;
+    const first = firstByKey.get(key);
+    if (!first) firstByKey.set(key, { ...st, scoped });
+    else if (!conflicts.has(key) && st.value !== first.value && st.line !== first.line) conflicts.set(key, [first, st]);
   }
 
   const out: Problem[] = [];
@@ -199,7 +197,7 @@ export function findContradictions(path: string, text: string, sectionTitleAtLin
     out.push({
       code: 'POSSIBLE_CONTRADICTION',
       severity: 'warning',
-      message: `Possible contradiction, ${what}${first.scope ? ` (${first.scope})` : ''}: "${clip(first.quote)}" (line ${first.line}) vs "${clip(other.quote)}" (line ${other.line}).`,
+      message: `Possible contradiction, ${what}${first.scoped ? ` (${first.scoped})` : ''}: "${clip(first.quote)}" (line ${first.line}) vs "${clip(other.quote)}" (line ${other.line}).`,
       path,
       lines: [first.line, other.line],
     });

@@ -145,7 +145,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     operations: outputs.operations,
     problems: analysis.problems.map((p) => ({ code: p.code, severity: p.severity, message: p.message, path: p.path, lines: [...p.lines] })),
     overrides: storedOverrides(resolved),
-    ...(repo ? { leftover: leftoverOf(src, decisions, outputs.operations.find((o) => o.path === repo.path), (s) => scopeCandidates(textOf(s), index)) } : {}),
+    ...(repo ? { leftover: leftoverOf(src, decisions, outputs.bytes.get(repo.path), (s) => scopeCandidates(textOf(s), index)) } : {}),
   };
   const lossless = {
     outputs: outputs.lossless,
@@ -171,22 +171,23 @@ export function buildPlan(input: BuildPlanInput): Plan {
 /** Sections kept repository-wide from this size on get candidate scopes in the plan. */
 const SUGGEST_FROM_CHARS = 1000;
 
-/** Characters (code points) of a string, as `[...s].length` counts them. */
-function codePoints(s: string): number {
-  return s.length - (s.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+/** Characters (code points) of UTF-8 bytes, as `[...s].length` counts them: the bytes that start one. */
+function codePoints(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  let n = 0;
+  for (let i = start; i < end; i++) if ((bytes[i]! & 0xc0) !== 0x80) n++;
+  return n;
 }
 
 /**
- * The repository-wide file's size after the split (`op`: the plan's operation on it, if any),
- * and candidate scopes for its large sections.
+ * The repository-wide file's size after the split (`after`: its bytes then, null when deleted,
+ * undefined when the plan leaves it as it is), and candidate scopes for its large sections.
  */
-function leftoverOf(src: Buffer, decisions: readonly Decision[], op: Operation | undefined, candidatesOf: (s: Section) => Candidate[]): NonNullable<PlanBody['leftover']> {
-  const size = codePoints(op ? (op.content ?? '') : src.toString('utf8'));
+function leftoverOf(src: Buffer, decisions: readonly Decision[], after: Uint8Array | null | undefined, candidatesOf: (s: Section) => Candidate[]): NonNullable<PlanBody['leftover']> {
+  const size = after === null ? 0 : codePoints(after ?? src);
   const suggestions: NonNullable<PlanBody['leftover']>['suggestions'] = [];
   for (const d of decisions) {
     if (d.slug !== null || d.decidedBy === 'override' || d.section.kind !== 'heading') continue;
-    const text = d.section.ranges.map((r) => src.toString('utf8', r.start, r.end)).join('');
-    const n = codePoints(text);
+    const n = d.section.ranges.reduce((sum, r) => sum + codePoints(src, r.start, r.end), 0);
     if (n < SUGGEST_FROM_CHARS) continue;
     const candidates = candidatesOf(d.section).map((c) => ({ applyTo: joinApplyTo(c.applyTo), evidence: c.evidence }));
     suggestions.push({ section: d.section.id, title: d.section.title, chars: n, candidates });
