@@ -125,6 +125,7 @@ async function readSource(root: string, realRoot: string, rel: string, maxBytes:
       if (bytesRead === 0) break;
       chunks.push(chunk.subarray(0, bytesRead));
       total += bytesRead;
+      if (bytesRead < want) break; // a short read of a regular file is its end
     }
     if (total > maxBytes) return { ok: false, reason: `it is over the ${maxBytes.toLocaleString('en-US')}-byte limit` };
     const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
