@@ -29,7 +29,7 @@ import { clearJournal, sidecarPath, sweepSidecars, writeJournal } from './journa
 import { acquireLock, type LockHandle } from './lock.js';
 import { recordMigrated, recoverLocked } from './recovery.js';
 import { discardBackup, hashFile, lstatOrNull, undoFailed, type ProgressHook } from './undo.js';
-import { forEachLimit, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside } from './workspace.js';
+import { forEachLimit, IO_CONCURRENCY, mapLimit, readRegularFile, RealInsideGuard, resolveInside, unlessMissing } from './workspace.js';
 
 /** The on-disk lossless proof: original source bytes and what is on disk now (null = absent). */
 export type OutputVerifier = (sources: Map<string, Uint8Array>, outputs: Map<string, Uint8Array | null>) => { ok: boolean; errors: string[] };
@@ -202,10 +202,10 @@ async function applyOperations(root: string, plan: Plan, manifest: Manifest, mig
 async function verifyOnDisk(root: string, plan: Plan, sources: Map<string, Uint8Array>, verify: OutputVerifier | undefined): Promise<string[]> {
   const outputs = new Map<string, Uint8Array | null>();
   const found = await mapLimit(plan.operations, IO_CONCURRENCY, async (op): Promise<{ bytes: Uint8Array | null; error?: string }> => {
-    const st = await lstatOrNull(resolveInside(root, op.path));
-    if (op.op === 'delete') return st ? { bytes: null, error: `${op.path} still exists` } : { bytes: null };
-    if (!st?.isFile()) return { bytes: null, error: `${op.path} is missing` };
-    const bytes = await fsp.readFile(resolveInside(root, op.path));
+    const abs = resolveInside(root, op.path);
+    if (op.op === 'delete') return (await lstatOrNull(abs)) ? { bytes: null, error: `${op.path} still exists` } : { bytes: null };
+    const bytes = await unlessMissing(() => readRegularFile(abs));
+    if (!Buffer.isBuffer(bytes)) return { bytes: null, error: `${op.path} is missing` };
     const sha = sha256Hex(bytes);
     if (bytes.length !== op.size || sha !== op.sha256) return { bytes, error: `${op.path} does not hold the planned bytes (sha256 ${sha.slice(0, 12)}…, expected ${op.sha256?.slice(0, 12)}…)` };
     return { bytes };

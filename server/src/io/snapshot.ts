@@ -15,12 +15,13 @@
  * binary content (a NUL byte) and invalid UTF-8.
  */
 import { isUtf8 } from 'node:buffer';
-import { constants as fsConstants, promises as fsp, type Dirent } from 'node:fs';
+import { promises as fsp, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import type { RefusedSource, Snapshot, SourceFile, SourceKind } from '../core/types.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH } from '../core/copilot-format.js';
 import { STATE_DIR } from './layout.js';
+import { type NotRead, readRegularFile } from './workspace.js';
 
 const DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 200_000;
@@ -102,43 +103,19 @@ async function readSource(root: string, realRoot: string, rel: string, maxBytes:
   }
 
   // O_NONBLOCK: opening a FIFO must not hang; O_NOFOLLOW on the resolved path: no late swap to a link.
-  const flags = fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOFOLLOW ?? 0);
-  let fh: fsp.FileHandle;
+  let data: Buffer | NotRead;
   try {
-    fh = await fsp.open(real, flags);
-  } catch (e) {
-    return { ok: false, reason: `it cannot be opened (${errnoOf(e)})` };
-  }
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) return { ok: false, reason: 'it is not a regular file' };
-    if (st.size > maxBytes) return { ok: false, reason: `it is ${st.size.toLocaleString('en-US')} bytes, over the ${maxBytes.toLocaleString('en-US')}-byte limit` };
-    // Read at most maxBytes + 1 bytes, whatever fstat said: a file that grows is still capped.
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const chunkSize = Math.min(maxBytes + 1, Math.max(st.size + 1, 64 * 1024));
-    for (;;) {
-      const want = Math.min(chunkSize, maxBytes + 1 - total);
-      if (want <= 0) break;
-      const chunk = Buffer.alloc(want);
-      const { bytesRead } = await fh.read(chunk, 0, want, total);
-      if (bytesRead === 0) break;
-      chunks.push(chunk.subarray(0, bytesRead));
-      total += bytesRead;
-      if (bytesRead < want) break; // a short read of a regular file is its end
-    }
-    if (total > maxBytes) return { ok: false, reason: `it is over the ${maxBytes.toLocaleString('en-US')}-byte limit` };
-    const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
-    const bytes = new Uint8Array(all.buffer, all.byteOffset, total);
-    const nul = bytes.indexOf(0);
-    if (nul >= 0) return { ok: false, reason: `it looks binary (NUL byte at offset ${nul})` };
-    if (!isUtf8(bytes)) return { ok: false, reason: 'it is not valid UTF-8' };
-    return { ok: true, bytes };
+    data = await readRegularFile(real, { maxBytes });
   } catch (e) {
     return { ok: false, reason: `it cannot be read (${errnoOf(e)})` };
-  } finally {
-    await fh.close();
   }
+  if ('notRegular' in data) return { ok: false, reason: 'it is not a regular file' };
+  if ('tooLarge' in data) return { ok: false, reason: `it is ${data.tooLarge.toLocaleString('en-US')} bytes, over the ${maxBytes.toLocaleString('en-US')}-byte limit` };
+  const bytes = new Uint8Array(data.buffer, data.byteOffset, data.length);
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) return { ok: false, reason: `it looks binary (NUL byte at offset ${nul})` };
+  if (!isUtf8(bytes)) return { ok: false, reason: 'it is not valid UTF-8' };
+  return { ok: true, bytes };
 }
 
 async function readdirSafe(abs: string): Promise<Dirent[] | null> {

@@ -150,7 +150,8 @@ export type NotRead = { notRegular: true } | { tooLarge: number };
  * with O_NONBLOCK (a FIFO, even one swapped in after a folder listing, opens at once instead of
  * waiting for a writer) and, unless `followSymlinks`, O_NOFOLLOW (a symlink is not regular);
  * then fstat on that very descriptor decides, so the kind and the size that are checked are
- * those of what is read.
+ * those of what is read. Every bulk read of the server goes through here (sources, traces,
+ * questions, migrate's on-disk check).
  * Other errors (ENOENT, EACCES, …) are thrown as fs throws them.
  */
 export async function readRegularFile(abs: string, opts: { maxBytes?: number; followSymlinks?: boolean } = {}): Promise<Buffer | NotRead> {
@@ -166,7 +167,18 @@ export async function readRegularFile(abs: string, opts: { maxBytes?: number; fo
     const st = await handle.stat();
     if (!st.isFile()) return { notRegular: true };
     if (st.size > maxBytes) return { tooLarge: st.size };
-    return await handle.readFile();
+    // Read up to a short read (the end), at most maxBytes + 1 bytes: a file that grows is still capped.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (let want = st.size + 1; want > 0; want = Math.min(64 * 1024, maxBytes + 1 - total)) {
+      const chunk = Buffer.alloc(want);
+      const { bytesRead } = await handle.read(chunk, 0, want, total);
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (bytesRead < want) break;
+    }
+    if (total > maxBytes) return { tooLarge: Math.max(total, (await handle.stat()).size) };
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
   } finally {
     await handle.close();
   }
