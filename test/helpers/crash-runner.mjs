@@ -8,6 +8,8 @@
  *   node crash-runner.mjs rollback <root> <job.json>   job: { migrationId }
  *   node crash-runner.mjs cycle    <root> <job.json>   job: { plan, prefix }
  *     (prints "ready" once loaded, then migrates and rolls back in a loop until killed)
+ *   node crash-runner.mjs workspace-id <root>
+ *     (prints "ready", then removes and creates the workspace id in a loop until killed)
  *   node crash-runner.mjs recover  <root>
  *   node crash-runner.mjs lock     <root> <job.json>   job: { startAt, holdMs, releaseFile?, die? }
  *     (with releaseFile, the lock is held until that file exists, at most holdMs, default 10 s)
@@ -49,6 +51,14 @@ try {
       const migrationId = `${job.prefix}-${i}`;
       await migrate(root, job.plan, { migrationId });
       await rollback(root, migrationId);
+    }
+  } else if (mode === 'workspace-id') {
+    const { workspaceId } = await load('testing/crash.js');
+    const { rm } = await import('node:fs/promises');
+    print({ ready: true });
+    for (;;) {
+      await rm(path.join(root, '.copilot-state', 'workspace-id'), { force: true });
+      await workspaceId(root);
     }
   } else if (mode === 'recover') {
     const m = await load('testing/crash.js');

@@ -10,7 +10,7 @@
  * random kill moments of a process that migrates and rolls back in a loop. After recovery the
  * workspace must work normally.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { PassThrough } from 'node:stream';
 import os from 'node:os';
@@ -309,6 +309,27 @@ describe('kill -9 at random moments of a process that migrates and rolls back in
     expect(results.some((r) => r.agree?.tree === 'pre')).toBe(true);
     expect(results.some((r) => r.agree?.tree === 'post')).toBe(true);
     expect(results.some((r) => r.agree?.recovered !== null)).toBe(true);
+  });
+});
+
+describe('kill -9 at random moments while the workspace id is created', () => {
+  it('leaves the id file whole or absent, never empty or partial (a torn id made every later state record fail)', async () => {
+    let x = 7;
+    const delays = Array.from({ length: 60 }, () => (x = (x * 48271) % 2147483647) % 40);
+    const seen: string[] = [];
+    await pool(delays, 4, async (delayMs) => {
+      const ws = path.join(outer, `wsid${++n}`);
+      await writeFileIn(ws, 'README.md', Buffer.from('x\n'), 0o644);
+      const r = await run('workspace-id', ws, {}, undefined, delayMs);
+      expect(r.signal, r.stderr).toBe('SIGKILL');
+      const f = path.join(ws, '.copilot-state', 'workspace-id');
+      seen.push(existsSync(f) ? readFileSync(f, 'utf8') : '(absent)');
+    });
+    expect(seen.filter((t) => t !== '(absent)' && !/^[0-9a-f]{32}\n$/.test(t))).toEqual([]);
+    expect(seen.length).toBe(60);
+    // The kills landed both between a removal and a creation and after a creation.
+    expect(seen).toContain('(absent)');
+    expect(seen.some((t) => t !== '(absent)')).toBe(true);
   });
 });
 

@@ -62,3 +62,34 @@ export async function fsyncDir(dir: string): Promise<void> {
     /* not supported on every platform */
   }
 }
+
+/**
+ * Write `content` to `file` only if `file` does not exist (false when it does). The file appears
+ * complete or not at all: the content is made durable in a private temp file first, then
+ * hard-linked to `file`, so a process killed half-way leaves no empty or partial file behind.
+ * The lock, the workspace id and every trace record are created this way.
+ */
+export async function createExclusive(file: string, content: string): Promise<boolean> {
+  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeDurable(tmp, content);
+  try {
+    await fsp.link(tmp, file);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP') {
+      // File systems without hard links: plain O_EXCL create (a reader may briefly see it empty).
+      try {
+        await writeDurable(file, content);
+        return true;
+      } catch (e2) {
+        if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw e2;
+      }
+    }
+    throw e;
+  } finally {
+    await fsp.rm(tmp, { force: true });
+  }
+}

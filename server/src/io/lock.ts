@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { writeDurable } from './durable.js';
+import { createExclusive } from './durable.js';
 import { lockFile } from './layout.js';
 import { unlessMissing } from './workspace.js';
 
@@ -123,32 +123,6 @@ function busyError(holder: LockInfo | null): OnboardingError {
       details: holder ? { pid: holder.pid, hostname: holder.hostname, since: holder.startedAt, owner: holder.owner } : {},
     },
   );
-}
-
-/** Write `content` to `file` only if `file` does not exist; the file appears complete or not at all. */
-async function createExclusive(file: string, content: string): Promise<boolean> {
-  const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeDurable(tmp, content);
-  try {
-    await fsp.link(tmp, file);
-    return true;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP') {
-      // File systems without hard links: plain O_EXCL create (a reader may briefly see it empty).
-      try {
-        await writeDurable(file, content);
-        return true;
-      } catch (e2) {
-        if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') return false;
-        throw e2;
-      }
-    }
-    throw e;
-  } finally {
-    await fsp.rm(tmp, { force: true });
-  }
 }
 
 function readRaw(file: string): Promise<{ raw: string; mtimeMs: number } | null> {

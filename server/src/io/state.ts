@@ -12,7 +12,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { OnboardingStateSchema, emptyState, STATE_VERSION, type ChainMark, type OnboardingState } from '../schemas/state.js';
-import { atomicWriteFile, writeDurable } from './durable.js';
+import { atomicWriteFile, createExclusive } from './durable.js';
 import { rel, stateFile, workspaceIdFile, type ChainKind } from './layout.js';
 import { unlessMissing } from './workspace.js';
 
@@ -81,13 +81,9 @@ export async function workspaceId(root: string, fromState?: string): Promise<str
     }
     const seed = fromState !== undefined && ID_RE.test(fromState) ? fromState : (await rawState(root))?.workspaceId;
     const id = typeof seed === 'string' && ID_RE.test(seed) ? seed : randomBytes(16).toString('hex');
-    try {
-      await fsp.mkdir(path.dirname(file), { recursive: true });
-      await writeDurable(file, `${id}\n`);
-      return id;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
+    await fsp.mkdir(path.dirname(file), { recursive: true });
+    // Complete or absent, never torn: a kill half-way must not leave an id file that is empty.
+    if (await createExclusive(file, `${id}\n`)) return id;
   }
   throw new OnboardingError(ErrorCode.STATE_CORRUPT, `${rel('workspace-id')} keeps changing while it is read.`);
 }

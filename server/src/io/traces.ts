@@ -22,7 +22,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
-import { atomicWriteFile } from './durable.js';
+import { atomicWriteFile, createExclusive } from './durable.js';
 import { IO_CONCURRENCY, mapLimit, readRegularFile, unlessMissing } from './workspace.js';
 import { traceDir, traceDirName, type ChainKind } from './layout.js';
 import { withFileLock } from './lock.js';
@@ -432,15 +432,9 @@ function jsonObject(text: string): Record<string, unknown> | null {
   }
 }
 
-/** Create a file that must not exist, atomically (temp + link). */
+/** Create a file that must not exist, durably and atomically (io/durable.ts createExclusive). */
 async function writeNew(file: string, data: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.tmp`;
-  await fsp.writeFile(tmp, data, { flag: 'w' });
-  try {
-    await fsp.link(tmp, file);
-  } finally {
-    await fsp.rm(tmp, { force: true });
-  }
+  if (!(await createExclusive(file, data))) throw Object.assign(new Error(`${file} already exists`), { code: 'EEXIST' });
 }
 
 function safeLabel(label: string): string {
