@@ -235,13 +235,15 @@ export async function readSnapshot(root: string, opts: SnapshotOptions = {}): Pr
   const refused: RefusedSource[] = [];
   const taken: string[] = [];
 
-  const [instructions, others, walk] = await Promise.all([instructionCandidates(root, realRoot, refused, taken), otherAgentCandidates(root), listWorkspaceFiles(root, maxFiles)]);
-  const candidates: Candidate[] = [{ rel: REPO_WIDE_PATH, kind: 'copilot-repo' }, ...instructions, ...others];
-  const results = await Promise.all(candidates.map((c) => readSource(root, realRoot, c.rel, maxBytes)));
+  // Each candidate is read as soon as it is found, while the file list is still being walked.
+  const readAll = (cs: Candidate[]) => Promise.all(cs.map(async (c) => ({ c, r: await readSource(root, realRoot, c.rel, maxBytes) })));
+  const [found, walk] = await Promise.all([
+    Promise.all([readAll([{ rel: REPO_WIDE_PATH, kind: 'copilot-repo' }]), instructionCandidates(root, realRoot, refused, taken).then(readAll), otherAgentCandidates(root).then(readAll)]),
+    listWorkspaceFiles(root, maxFiles),
+  ]);
 
   const sources: SourceFile[] = [];
-  candidates.forEach((c, i) => {
-    const r = results[i]!;
+  found.flat().forEach(({ c, r }) => {
     if (r.ok === 'missing') return;
     if (r.ok === false) refused.push({ path: c.rel, kind: c.kind, reason: r.reason });
     else sources.push({ path: c.rel, kind: c.kind, bytes: r.bytes, size: r.bytes.length, sha256: sha256Hex(r.bytes) });
