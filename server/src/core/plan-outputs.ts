@@ -60,6 +60,7 @@ export function dominantEol(bytes: Uint8Array): Eol {
  */
 function pinnedPrefix(buf: Buffer): number {
   const bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  if (buf.toString('latin1', bom, bom + 3) !== '---') return bom;
   // Front matter is small; a 64 KiB window is plenty and keeps a 10 MB file cheap.
   const head = buf.toString('utf8', 0, Math.min(buf.length, 64 * 1024));
   if (!/^\uFEFF?---[ \t]*(?:\r\n|\n|\r)/.test(head)) return bom;
