@@ -36,6 +36,7 @@ function cmp(a: string, b: string): number {
 
 /** The dominant line ending of a file (ties and files without line breaks: LF). */
 export function dominantEol(bytes: Uint8Array): Eol {
+  if (bytes.indexOf(0x0d) < 0) return '\n';
   let lf = 0;
   let crlf = 0;
   let cr = 0;
