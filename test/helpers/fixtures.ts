@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, promises as fsp, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson } from '../../server/src/core/canonical.js';
+import { planHash } from '../../server/src/core/plan.js';
 import type { Operation, Plan } from '../../server/src/schemas/plan.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
@@ -56,7 +57,7 @@ function planSource(rel: string, bytes: Uint8Array): PlanSource {
   return { path: rel, kind: 'copilot-repo', size: bytes.length, sha256: sha(bytes) };
 }
 
-/** A plan body around `operations` (empty sections, no problems, low risk, an empty lossless proof unless given), sealed: sha256 = sha256(canonicalJson(body)), planId = its first 16 hex digits. */
+/** A plan body around `operations` (empty sections, no problems, low risk, an empty lossless proof unless given), sealed as the planner seals one (planHash), planId = its first 16 hex digits. */
 export function sealPlan(operations: Operation[], extra: Partial<Omit<Plan, 'operations' | 'planId' | 'sha256'>> = {}): Plan {
   const body = {
     format: 'copilot-onboarding/plan@1' as const,
@@ -71,7 +72,7 @@ export function sealPlan(operations: Operation[], extra: Partial<Omit<Plan, 'ope
     lossless: { outputs: [], coveredSources: [], ok: true },
     ...extra,
   };
-  const hash = sha(canonicalJson(body));
+  const hash = planHash(body);
   return { ...body, planId: hash.slice(0, 16), sha256: hash };
 }
 

@@ -11,7 +11,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../server/src/core/canonical.js';
 import { migrate } from '../../server/src/io/apply.js';
-import type { Plan } from '../../server/src/schemas/plan.js';
+import { planHash } from '../../server/src/core/plan.js';
+import type { Plan, PlanBody } from '../../server/src/schemas/plan.js';
 import { STATE, YES_APPROVE, YES_MIGRATE, cleanup, expectOk, expectRefused, expectSafe, guard, open, readJson, sandbox, stateFiles } from '../helpers/hostile.js';
 
 afterEach(cleanup);
@@ -20,7 +21,7 @@ const REPO = '.github/copilot-instructions.md';
 
 /** Seal `body` as the product would (id = its own sha256), store it and make it the current plan. */
 async function plant(root: string, body: Omit<Plan, 'planId' | 'sha256'>): Promise<Plan> {
-  const sha256 = sha256Hex(canonicalJson(body));
+  const sha256 = planHash(body as PlanBody);
   const plan = { ...body, planId: sha256.slice(0, 16), sha256 } as Plan;
   writeFileSync(path.join(root, STATE, 'plans', `${plan.planId}.json`), canonicalJson(plan));
   const stateAbs = path.join(root, STATE, 'onboarding.json');
@@ -134,7 +135,7 @@ describe('forged plans', () => {
         overrides: [],
         lossless: { outputs: [], coveredSources: [], ok: true },
       };
-      const sha256 = sha256Hex(canonicalJson(body));
+      const sha256 = planHash(body as PlanBody);
       return { ...body, planId: sha256.slice(0, 16), sha256 };
     };
     for (const plan of [

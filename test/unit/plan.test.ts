@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildPlan, serializePlan, verifyLossless, dominantEol } from '../../server/src/core/plan.js';
+import { buildPlan, contentMatches, planHash, serializePlan, verifyLossless, dominantEol } from '../../server/src/core/plan.js';
 import { parseMarkdown, splitSections } from '../../server/src/core/markdown.js';
 import { canonicalJson, sha256Hex } from '../../server/src/core/canonical.js';
 import { REPO_WIDE_PATH, readFrontMatter, renderFrontMatter } from '../../server/src/core/copilot-format.js';
@@ -144,12 +144,14 @@ describe('EXAMPLE.md', () => {
     expect(ts.content).toContain('# a comment-looking line inside a fence is not a heading');
   });
 
-  it('proves losslessness, and the id is the hash of the canonical body', () => {
+  it('proves losslessness, and the id is the hash of the canonical body without the file contents', () => {
     expect(plan.lossless.ok).toBe(true);
     expect(plan.lossless.coveredSources).toEqual([REPO_WIDE_PATH]);
     expect(verifyLossless(plan, new Map([[REPO_WIDE_PATH, bytes]]), outputsOf(plan))).toEqual({ ok: true, errors: [] });
     const { planId, sha256, ...body } = plan;
-    expect(sha256).toBe(sha256Hex(canonicalJson(body)));
+    expect(sha256).toBe(sha256Hex(canonicalJson({ ...body, operations: body.operations.map(({ content: _c, ...op }) => op) })));
+    expect(sha256).toBe(planHash(body));
+    expect(body.operations.every(contentMatches)).toBe(true);
     expect(planId).toBe(sha256.slice(0, 16));
     expect(PlanSchema.parse(JSON.parse(serializePlan(plan)))).toEqual(plan);
     expect(plan.risk).toBe('low');

@@ -45,7 +45,7 @@ export const SCHEMA_DOCS: readonly SchemaDoc[] = [
     file: 'plan.schema.json',
     schema: PlanSchema,
     title: 'copilot-onboarding migration plan',
-    description: '.copilot-state/plans/<planId>.json: canonical JSON; sha256 = sha256(canonical JSON of the plan without planId and sha256), planId = its first 16 hex characters.',
+    description: '.copilot-state/plans/<planId>.json: canonical JSON; sha256 = sha256(canonical JSON of the plan without planId, sha256 and the content of each operation, which the sha256 of that operation binds), planId = its first 16 hex characters.',
   },
   {
     file: 'backup-manifest.schema.json',

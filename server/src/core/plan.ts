@@ -5,7 +5,7 @@
  * shared by the group) -> outputs (bytes and operations) -> risk -> seal (hash).
  *
  * Deterministic by construction: no clock, no absolute path, no Map-order dependence; the
- * plan's identity is the SHA-256 of its canonical JSON.
+ * plan's identity is the SHA-256 of its canonical JSON (planHash).
  *
  * A large section whose subsections have different scopes is decided part by part
  * (subsections.ts); the output bytes and the lossless proof are built by plan-outputs.ts.
@@ -196,9 +196,26 @@ function leftoverOf(src: Buffer, decisions: readonly Decision[], after: Uint8Arr
   return { chars: size, limit: CODE_REVIEW_CHAR_LIMIT, suggestions };
 }
 
-/** The plan's identity: the SHA-256 of its canonical JSON (its first 16 hex digits name it). */
+/**
+ * The plan's identity (its first 16 hex digits name it): the SHA-256 of the RFC 8785 canonical
+ * JSON of its body with each operation's `content` left out. Each content is bound all the same,
+ * by its operation's `sha256` of its UTF-8 bytes, which is hashed, and which whoever loads a plan
+ * checks (contentMatches); hashing the text a second time cost more than the rest of the plan.
+ */
+export function planHash(body: PlanBody): string {
+  return sha256Hex(canonicalJson({ ...body, operations: body.operations.map(({ content: _content, ...op }) => op) }));
+}
+
+/** Whether an operation carries exactly the bytes its size and sha256 record (a delete carries none). */
+export function contentMatches(op: Operation): boolean {
+  if (op.op === 'delete') return op.content === null && op.sha256 === null;
+  if (op.content === null || op.sha256 === null) return false;
+  const bytes = Buffer.from(op.content, 'utf8');
+  return bytes.length === op.size && sha256Hex(bytes) === op.sha256;
+}
+
 function seal(body: PlanBody): Plan {
-  const sha256 = sha256Hex(canonicalJson(body));
+  const sha256 = planHash(body);
   return { ...body, planId: sha256.slice(0, 16), sha256 };
 }
 

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import { assertConfined } from '../core/confine.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { verifyLossless } from '../core/plan.js';
+import { contentMatches, verifyLossless } from '../core/plan.js';
 import { JOURNAL_FORMAT, type Journal } from '../schemas/journal.js';
 import { MigrationIdSchema, isSafeRelPath, type Manifest } from '../schemas/manifest.js';
 import { PlanSchema, type Plan } from '../schemas/plan.js';
@@ -86,9 +86,7 @@ function checkOperations(plan: Plan): void {
       if (op.previousSha256 === null) throw bad('does not record the hash of the file it deletes');
       continue;
     }
-    if (op.content === null || op.sha256 === null) throw bad('has no content');
-    const bytes = Buffer.from(op.content, 'utf8');
-    if (sha256Hex(bytes) !== op.sha256 || bytes.length !== op.size) throw bad('has content that does not match its recorded size and sha256');
+    if (!contentMatches(op)) throw bad('has content that does not match its recorded size and sha256');
     if (op.op === 'modify' && op.previousSha256 === null) throw bad('does not record the hash of the file it replaces');
     if (op.op === 'create' && op.previousSha256 !== null) throw bad('records a previous hash for a file it creates');
   }

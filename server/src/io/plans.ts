@@ -3,6 +3,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
+import { contentMatches, planHash } from '../core/plan.js';
 import { PlanSchema, type Plan } from '../schemas/plan.js';
 import { atomicWriteFile } from './durable.js';
 import { planFile } from './layout.js';
@@ -36,9 +37,10 @@ export async function loadPlan(root: string, planId: string): Promise<Plan> {
     throw new OnboardingError(ErrorCode.PLAN_CORRUPT, `Plan ${planId} is corrupted (not a valid plan file).`, { next: 'Run onboarding_propose again to make a fresh plan.' });
   }
   const { planId: id, sha256, ...body } = parsed.data;
-  const actual = sha256Hex(canonicalJson(body));
-  if (actual !== sha256 || sha256.slice(0, 16) !== id || id !== planId) {
-    throw new OnboardingError(ErrorCode.PLAN_CORRUPT, `Plan ${planId} was modified after it was proposed (its content no longer matches its SHA-256).`, {
+  if (planHash(body) !== sha256 || sha256.slice(0, 16) !== id || id !== planId || !body.operations.every(contentMatches)) {
+    // Before plan hashes left the file contents out, the whole body was hashed.
+    const older = sha256Hex(canonicalJson(body)) === sha256 ? ' It was made by an earlier version of copilot-onboarding, which hashed plans differently.' : '';
+    throw new OnboardingError(ErrorCode.PLAN_CORRUPT, `Plan ${planId} was modified after it was proposed (its content no longer matches its SHA-256).${older}`, {
       next: 'Run onboarding_propose again; an approval applies only to the exact plan the human saw.',
     });
   }

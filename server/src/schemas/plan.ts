@@ -119,7 +119,7 @@ export type PlanBody = z.infer<typeof PlanBodySchema>;
 /** The stored plan: the body plus its identity. planId = first 16 hex chars of sha256. */
 export const PlanSchema = PlanBodySchema.extend({
   planId: z.string().regex(/^[0-9a-f]{16}$/),
-  /** sha256 of canonicalJson(body) — the body is the plan without planId and sha256. */
+  /** core/plan.ts planHash: sha256 of canonicalJson(body) with each operation's content left out — the body is the plan without planId and sha256; each content is bound by its operation's sha256. */
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
 });
 export type Plan = z.infer<typeof PlanSchema>;
