@@ -38,9 +38,9 @@ function textMaker(seed0 = 42) {
 }
 
 async function built() {
-  const [{ createBackup }, { migrate }, { rollback }, { canonicalJson }] = await Promise.all([load('io/backup.js'), load('io/apply.js'), load('io/rollback.js'), load('core/canonical.js')]);
+  const [{ createBackup }, { migrate }, { rollback }, { planHash }] = await Promise.all([load('io/backup.js'), load('io/apply.js'), load('io/rollback.js'), load('core/plan.js')]);
   const planOf = (body) => {
-    const hash = sha(canonicalJson(body));
+    const hash = planHash(body);
     return { ...body, planId: hash.slice(0, 16), sha256: hash };
   };
   return { createBackup, migrate, rollback, planOf };
