@@ -13,6 +13,7 @@ import { canonicalJson, sha256Hex } from '../../server/src/core/canonical.js';
 import { migrate } from '../../server/src/io/apply.js';
 import { planHash } from '../../server/src/core/plan.js';
 import type { Plan, PlanBody } from '../../server/src/schemas/plan.js';
+import { sealPlan } from '../helpers/fixtures.js';
 import { STATE, YES_APPROVE, YES_MIGRATE, cleanup, expectOk, expectRefused, expectSafe, guard, open, readJson, sandbox, stateFiles } from '../helpers/hostile.js';
 
 afterEach(cleanup);
@@ -122,22 +123,7 @@ describe('forged plans', () => {
     const sb = sandbox({ example: true });
     const pkg = readFileSync(path.join(sb.root, 'package.json'));
     const before = guard(sb);
-    const seal = (operations: Plan['operations'], sources: Plan['sources'] = []): Plan => {
-      const body: Omit<Plan, 'planId' | 'sha256'> = {
-        format: 'copilot-onboarding/plan@1',
-        pattern: 'structured',
-        sources,
-        sections: [],
-        operations,
-        problems: [],
-        risk: 'low',
-        riskReasons: [],
-        overrides: [],
-        lossless: { outputs: [], coveredSources: [], ok: true },
-      };
-      const sha256 = planHash(body as PlanBody);
-      return { ...body, planId: sha256.slice(0, 16), sha256 };
-    };
+    const seal = (operations: Plan['operations'], sources: Plan['sources'] = []): Plan => sealPlan(operations, { sources });
     for (const plan of [
       seal([op('create', '.github/workflows/ci.yml', 'on: push\n', null)]),
       seal([op('create', '.github/instructions/x.md', 'x\n', null)]),
