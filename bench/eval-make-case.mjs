@@ -40,6 +40,7 @@ const COPYABLE = new Set(['MIT', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', '
 /** SPDX id of a licence text (the common ones), else null. */
 export function spdxOf(text) {
   const t = text.replace(/\s+/g, ' ');
+  if (/Business Source License/i.test(t)) return 'BUSL-1.1';
   if (/GNU AFFERO GENERAL PUBLIC LICENSE/i.test(t)) return 'AGPL-3.0';
   if (/GNU LESSER GENERAL PUBLIC LICENSE/i.test(t)) return /Version 2\.1/i.test(t) ? 'LGPL-2.1' : 'LGPL-3.0';
   if (/GNU GENERAL PUBLIC LICENSE/i.test(t)) return /Version 2,/i.test(t) ? 'GPL-2.0' : 'GPL-3.0';
