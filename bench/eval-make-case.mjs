@@ -5,6 +5,7 @@
  *
  *   node bench/eval-make-case.mjs --git-dir DIR --repo owner/name --kind split --commit SHA
  *   node bench/eval-make-case.mjs --git-dir DIR --repo owner/name --kind reassembly --commit SHA
+ *   (--humans-at SHA2: a split whose files got their final names in a follow-up commit SHA2)
  *
  * split: SHA is the maintainers' split commit. The monolith is `.github/copilot-instructions.md`
  *   of its parent; the tree is the parent's; the human files are the `.instructions.md` files the
@@ -132,9 +133,11 @@ function arg(name) {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-export function makeCase({ gitDir, repo, kind, commit: commitArg, notes = '' }) {
-  const commit = git(gitDir, ['rev-parse', `${commitArg}^{commit}`]).toString().trim();
-  const treeCommit = kind === 'split' ? git(gitDir, ['rev-parse', `${commit}^`]).toString().trim() : commit;
+export function makeCase({ gitDir, repo, kind, commit: commitArg, humansAt: humansArg, notes = '' }) {
+  const split = git(gitDir, ['rev-parse', `${commitArg}^{commit}`]).toString().trim();
+  const treeCommit = kind === 'split' ? git(gitDir, ['rev-parse', `${split}^`]).toString().trim() : split;
+  // A split finished in a follow-up commit (e.g. files renamed to *.instructions.md): humans read there.
+  const commit = humansArg ? git(gitDir, ['rev-parse', `${humansArg}^{commit}`]).toString().trim() : split;
   const at = lsTree(gitDir, commit);
   const instrPaths = at.filter((p) => INSTR_RE.test(p)).sort();
   const before = kind === 'split' ? new Set(lsTree(gitDir, treeCommit)) : null;
@@ -188,10 +191,11 @@ export function makeCase({ gitDir, repo, kind, commit: commitArg, notes = '' }) 
   const info = {
     repo,
     kind,
-    commit,
+    commit: split,
+    humansCommit: commit === split ? undefined : commit,
     treeCommit,
-    subject: git(gitDir, ['log', '-1', '--format=%s', commit]).toString().trim(),
-    date: git(gitDir, ['log', '-1', '--format=%cI', commit]).toString().trim(),
+    subject: git(gitDir, ['log', '-1', '--format=%s', split]).toString().trim(),
+    date: git(gitDir, ['log', '-1', '--format=%cI', split]).toString().trim(),
     license: spdx ?? 'NOASSERTION',
     licenseFile: licFile ?? null,
     vendored,
@@ -217,7 +221,7 @@ export function makeCase({ gitDir, repo, kind, commit: commitArg, notes = '' }) 
 
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const info = makeCase({ gitDir: arg('--git-dir'), repo: arg('--repo'), kind: arg('--kind'), commit: arg('--commit'), notes: arg('--notes') ?? '' });
+  const info = makeCase({ gitDir: arg('--git-dir'), repo: arg('--repo'), kind: arg('--kind'), commit: arg('--commit'), humansAt: arg('--humans-at'), notes: arg('--notes') ?? '' });
   const { humans, monolithParts, ...rest } = info;
   console.log(JSON.stringify(rest));
   for (const h of humans) console.log(`  ${h.path}\t${h.applyTo}\t${h.bytes} B\t${h.treeFilesMatched} files${h.everywhere ? ' (everywhere)' : ''}`);
