@@ -22,7 +22,7 @@
  * metadata only (the harness skips it).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
@@ -42,6 +42,7 @@ const COPYABLE = new Set(['MIT', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', '
 export function spdxOf(text) {
   const t = text.replace(/\s+/g, ' ');
   if (/Business Source License/i.test(t)) return 'BUSL-1.1';
+  if (/PolyForm/i.test(t)) return 'LicenseRef-PolyForm';
   if (/GNU AFFERO GENERAL PUBLIC LICENSE/i.test(t)) return 'AGPL-3.0';
   if (/GNU LESSER GENERAL PUBLIC LICENSE/i.test(t)) return /Version 2\.1/i.test(t) ? 'LGPL-2.1' : 'LGPL-3.0';
   if (/GNU GENERAL PUBLIC LICENSE/i.test(t)) return /Version 2,/i.test(t) ? 'GPL-2.0' : 'GPL-3.0';
@@ -50,7 +51,7 @@ export function spdxOf(text) {
   if (/free and unencumbered software released into the public domain/i.test(t)) return 'Unlicense';
   if (/CC0 1\.0 Universal/i.test(t)) return 'CC0-1.0';
   if (/Attribution 4\.0 International/i.test(t)) return 'CC-BY-4.0';
-  if (/Permission is hereby granted, free of charge/i.test(t)) return /The above copyright notice and this permission notice shall be included/i.test(t) ? 'MIT' : 'MIT-0';
+  if (/Permission is hereby granted, free of charge/i.test(t) && /to deal in the Software without restriction/i.test(t)) return /The above copyright notice and this permission notice shall be included/i.test(t) ? 'MIT' : 'MIT-0';
   if (/Redistribution and use in source and binary forms/i.test(t)) return /Neither the name|endorse or promote/i.test(t) ? 'BSD-3-Clause' : 'BSD-2-Clause';
   if (/Permission to use, copy, modify,? and\/or distribute this software for any purpose/i.test(t)) return /provided that the above copyright notice/i.test(t) ? 'ISC' : '0BSD';
   return null;
@@ -219,8 +220,22 @@ export function makeCase({ gitDir, repo, kind, commit: commitArg, humansAt: huma
   return info;
 }
 
+/** A Markdown table of every case folder (for bench/eval-cases/README.md). */
+export function indexTable() {
+  const rows = ['| case | kind | commit | licence | text stored | human files (with applyTo) | monolith bytes | tree paths |', '|---|---|---|---|---|---|---|---|'];
+  for (const n of readdirSync(CASES_DIR).sort()) {
+    const f = path.join(CASES_DIR, n, 'case.json');
+    if (!existsSync(f)) continue;
+    const c = JSON.parse(readFileSync(f, 'utf8'));
+    const withApplyTo = c.humans.filter((h) => h.globs).length;
+    rows.push(`| ${c.repo} | ${c.kind} | \`${c.commit.slice(0, 10)}\`${c.humansCommit ? ` (files at \`${c.humansCommit.slice(0, 10)}\`)` : ''} | ${c.license} | ${c.vendored ? 'yes' : 'no (metadata only)'} | ${c.humans.length} (${withApplyTo}) | ${c.monolithBytes} | ${c.treeFiles}${c.treeCapped ? ' (capped)' : ''} |`);
+  }
+  return rows.join('\n');
+}
+
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
+if (isMain && process.argv.includes('--index')) console.log(indexTable());
+else if (isMain) {
   const info = makeCase({ gitDir: arg('--git-dir'), repo: arg('--repo'), kind: arg('--kind'), commit: arg('--commit'), humansAt: arg('--humans-at'), notes: arg('--notes') ?? '' });
   const { humans, monolithParts, ...rest } = info;
   console.log(JSON.stringify(rest));
