@@ -94,6 +94,12 @@ describe('the real-case scorer', () => {
     expect(r.hits).toHaveLength(1);
     expect(r.proposalUnits).toBe(2);
     expect(r.unmatched).toHaveLength(1);
+    // And the other way: one written file cannot stand for two human files on the same scope.
+    const twice: [string, string][] = [humans[0]!, ['.github/instructions/code-again.instructions.md', 'src/**']];
+    const one = scoreRealCase(fakeCore({ sections, operations: ops('src/**', 'nowhere/**') }), fakeCase(tree, twice, monolith));
+    expect(one.humanUnits).toBe(2);
+    expect(one.hits).toHaveLength(1);
+    expect(one.missed).toHaveLength(1);
   });
 
   it('counts a written file whose applyTo matches every path as repository-wide, not as a proposal', () => {
@@ -132,6 +138,10 @@ describe('the real-case scorer', () => {
     const cut = ops('src/**', 'docs/**');
     cut[1] = { ...cut[1]!, content: fm('docs/**', 'docs rules\n') };
     expect(bytesLost({ sections, operations: cut }, src)).toBe(monolith.length - aEnd);
+    // A piece sent to two outputs is found twice but covers its bytes once: the rest is still lost.
+    const twice = ops('src/**', 'docs/**');
+    twice[1] = { ...twice[1]!, content: fm('docs/**', monolith.slice(0, aEnd)) };
+    expect(bytesLost({ sections: [sections[0]!, { ...sections[0]!, destination: sections[1]!.destination }], operations: twice }, src)).toBe(monolith.length - aEnd);
     // Kept in an untouched repository-wide file: nothing lost.
     expect(bytesLost({ sections: [{ destination: REPO_WIDE, ranges: [{ start: 0, end: monolith.length }] }], operations: [] }, src)).toBe(0);
   });
