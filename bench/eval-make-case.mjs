@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 /**
- * Build one real evaluation case (bench/eval-cases/<owner>__<repo>/) from a bare git directory of
- * a public repository. Reads the repository with `git` only; runs none of its code.
+ * Build one real evaluation case (<cases>/<owner>__<repo>/) from a bare git directory of a public
+ * repository. Reads the repository with `git` only; runs none of its code. The cases hold other
+ * repositories' text and trees, so they live outside this repository: in the folder named by
+ * COPILOT_ONBOARDING_EVAL_CASES, else `../shared/eval-cases` beside the checkout.
+ * bench/eval-cases.tsv lists every case (repository, kind, commits) so they can be built again.
  *
  *   node bench/eval-make-case.mjs --git-dir DIR --repo owner/name --kind split --commit SHA
  *   node bench/eval-make-case.mjs --git-dir DIR --repo owner/name --kind reassembly --commit SHA
@@ -29,7 +32,8 @@ import picomatch from 'picomatch';
 import { parse as parseYaml } from 'yaml';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const CASES_DIR = path.join(HERE, 'eval-cases');
+/** Where the real cases are: COPILOT_ONBOARDING_EVAL_CASES, else ../shared/eval-cases beside the checkout. */
+export const CASES_DIR = process.env.COPILOT_ONBOARDING_EVAL_CASES ? path.resolve(process.env.COPILOT_ONBOARDING_EVAL_CASES) : path.resolve(HERE, '../../shared/eval-cases');
 export const REPO_WIDE = '.github/copilot-instructions.md';
 const INSTR_RE = /^\.github\/instructions\/(?:.*\/)?[^/]+\.instructions\.md$/;
 /** Folders left out of a tree: installed or vendored code, caches. */
@@ -220,7 +224,7 @@ export function makeCase({ gitDir, repo, kind, commit: commitArg, humansAt: huma
   return info;
 }
 
-/** A Markdown table of every case folder (for bench/eval-cases/README.md). */
+/** A Markdown table of every case folder (for bench/eval-sources.md). */
 export function indexTable() {
   const rows = ['| case | kind | commit | licence | text stored | human files (with applyTo) | monolith bytes | tree paths |', '|---|---|---|---|---|---|---|---|'];
   for (const n of readdirSync(CASES_DIR).sort()) {

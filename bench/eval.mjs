@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Case: scope quality judged on real maintainers' work (bench/eval-cases/). The headline comes
+ * Case: scope quality judged on real maintainers' work (COPILOT_ONBOARDING_EVAL_CASES or ../shared/eval-cases; bench/eval-cases.tsv lists them). The headline comes
  * from these cases only, split and reassembly reported apart; the labelled and synthetic set of
  * test/fixtures/eval (bench/eval-labelled.mjs) is reported as regression information and does not
  * count. The rule is written out in docs/evaluation.md; in short:
@@ -265,10 +265,13 @@ function why(cases, what) {
 /** Rows for bench/run.mjs: the real figures against the targets, then the regression set as info. */
 export function rows(r, labelled) {
   const out = [];
+  if (r.all.cases === 0) {
+    out.push({ case: 'scope recall and precision', input: 'no real cases found', value: '—', target: '≥ 70 % / ≥ 90 %', status: 'MISS', note: `no case folders in ${CASES_DIR}: set COPILOT_ONBOARDING_EVAL_CASES to the cases' folder, or build them with bench/eval-make-case.mjs from the repositories in bench/eval-cases.tsv (bench/eval-sources.md)` });
+  }
   for (const kind of ['split', 'reassembly', 'all']) {
     const s = r[kind];
     if (s.cases === 0) continue;
-    const input = kind === 'all' ? `all ${s.cases} real cases (bench/eval-cases)` : `${s.cases} real ${kind === 'split' ? 'maintainers\u2019 splits' : 'reassembled repositories'}`;
+    const input = kind === 'all' ? `all ${s.cases} real cases` : `${s.cases} real ${kind === 'split' ? 'maintainers\u2019 splits' : 'reassembled repositories'}`;
     const target = kind === 'all';
     const cs = kind === 'all' ? r.cases : r.cases.filter((c) => c.kind === kind);
     out.push({ case: 'scope recall', input, value: `${pct(s.recall)} (${s.hits}/${s.humanUnits})`, target: '≥ 70 %', status: !target ? 'info' : s.recall >= 0.7 ? 'PASS' : 'MISS', note: `human files whose scope a written file matches (Jaccard ≥ ${HIT_JACCARD} over the tree, one to one); mean Jaccard of hits ${s.meanHitJaccard === null ? 'n/a' : s.meanHitJaccard.toFixed(2)}`, why: why(cs, 'recall') });
