@@ -37,3 +37,13 @@ export function explainFile(snapshot: Snapshot, plan: Pick<Plan, 'operations'> |
   };
   return SURFACES.map((surface) => ({ surface, before: side(rb, surface), after: side(ra, surface) }));
 }
+
+export interface Explanation {
+  workspace: string;
+  path: string;
+  /** Whether the path is a file of the tree (else it is matched as written). */
+  inTree: boolean;
+  /** The plan compared against: the current stored one (re-derived), else one made now and not stored; null when there is no instruction source. */
+  plan: { planId: string; source: 'current' | 'made-now' } | null;
+  surfaces: Array<SurfaceExplanation & { name: string }>;
+}

@@ -43,8 +43,8 @@ export async function buildProgram(io: CliIo): Promise<Command> {
 
   if (isServe(io.argv)) return program;
 
-  const [{ runDemo }, { registerStatusCommand }, { registerTracesCommand }, { registerRollbackCommand }, { registerSchemasCommand }, { registerAnalyzeCommand }, { registerProposeCommand }] =
-    await Promise.all([import('./demo.js'), import('./status.js'), import('./traces.js'), import('./rollback.js'), import('./schemas.js'), import('./analyze.js'), import('./propose.js')]);
+  const [{ runDemo }, { registerStatusCommand }, { registerTracesCommand }, { registerRollbackCommand }, { registerSchemasCommand }, { registerAnalyzeCommand }, { registerProposeCommand }, { registerExplainCommand }] =
+    await Promise.all([import('./demo.js'), import('./status.js'), import('./traces.js'), import('./rollback.js'), import('./schemas.js'), import('./analyze.js'), import('./propose.js'), import('./explain.js')]);
   program
     .command('demo')
     .description('Run the whole flow (analyze, propose, approve, migrate, verify, rollback) on a bundled example repository.')
@@ -66,6 +66,7 @@ export async function buildProgram(io: CliIo): Promise<Command> {
   registerSchemasCommand(program, io);
   registerAnalyzeCommand(program, io);
   registerProposeCommand(program, io);
+  registerExplainCommand(program, io);
 
   return program;
 }
