@@ -17,7 +17,8 @@
  *   are not counted.
  *
  * Each glob is compiled once per matching style and tested once against each tree file, so the
- * figure costs (globs × files) regular-expression tests and one pass to add them up.
+ * figure costs at most 2 × (distinct globs × files) regular-expression tests and a pass per
+ * surface to add them up.
  * Characters are Unicode code points of the whole file (front matter included).
  */
 import picomatch from 'picomatch';
@@ -104,9 +105,11 @@ export function applyOperations(before: readonly InstructionText[], operations: 
   return [...out].map(([path, text]) => ({ path, text }));
 }
 
+const VENDORED_RE = new RegExp(`(?:^|/)(?:${[...VENDORED_DIRS].map((d) => d.replace(/[.]/g, '\\.')).join('|')})/`);
+
 /** The files whose figure counts: none under a vendored or generated folder. */
 export function treeFiles(files: readonly string[]): string[] {
-  return files.filter((f) => !f.split('/').slice(0, -1).some((d) => VENDORED_DIRS.has(d)));
+  return files.filter((f) => !VENDORED_RE.test(f));
 }
 
 type Matcher = (path: string) => boolean;
@@ -114,9 +117,11 @@ const NEVER: Matcher = () => false;
 const ALWAYS: Matcher = () => true;
 const PM = { dot: true, noextglob: true, nonegate: true } as const;
 
+/** One regular expression per glob (picomatch's own, tested directly: its matcher wrapper costs more than the test). */
 function compile(glob: string, opts: picomatch.PicomatchOptions): Matcher {
   try {
-    return picomatch(glob, opts);
+    const re = picomatch.makeRe(glob, opts);
+    return (p) => re.test(p);
   } catch {
     return NEVER;
   }
@@ -175,19 +180,39 @@ export function attachedTo(rules: readonly LoadRule[], file: string, surface: Su
   return { attached, skipped };
 }
 
-/** Characters attached per tree file, in `files` order, on one surface. Each glob compiled once. */
-export function charsPerFile(rules: readonly LoadRule[], files: readonly string[], surface: Surface): Float64Array {
+/**
+ * Which files each glob matches, computed once per glob and matching style (github.com's two
+ * surfaces share one), so the figure before and after and on every surface tests each glob
+ * against each file at most twice.
+ */
+export class GlobHits {
+  private readonly memo = new Map<string, Uint8Array>();
+  constructor(private readonly files: readonly string[]) {}
+  of(glob: string, surface: Surface): Uint8Array {
+    const key = `${surface === 'vscode-chat' ? 'v' : 'g'}\u0000${glob}`;
+    let hits = this.memo.get(key);
+    if (!hits) {
+      const test = surfaceGlob(glob, surface).test;
+      hits = new Uint8Array(this.files.length);
+      for (let i = 0; i < this.files.length; i++) if (test(this.files[i]!)) hits[i] = 1;
+      this.memo.set(key, hits);
+    }
+    return hits;
+  }
+}
+
+/** Characters attached per tree file, in `files` order, on one surface. Each glob compiled and tested once (`hits`). */
+export function charsPerFile(rules: readonly LoadRule[], files: readonly string[], surface: Surface, hits = new GlobHits(files)): Float64Array {
   const total = new Float64Array(files.length);
   let always = 0;
   for (const r of rules) if (r.kind === 'repo-wide') always += r.chars;
   if (always) total.fill(always);
   for (const r of rules) {
     if (r.kind !== 'scoped' || r.excludedOn.includes(surface) || !r.globs.length) continue;
-    const tests = r.globs.map((g) => surfaceGlob(g, surface).test);
+    const sets = r.globs.map((g) => hits.of(g, surface));
     for (let i = 0; i < files.length; i++) {
-      const f = files[i]!;
-      for (const t of tests) {
-        if (t(f)) {
+      for (const set of sets) {
+        if (set[i]) {
           total[i]! += r.chars;
           break;
         }
@@ -269,9 +294,10 @@ export function loadFigure(files: readonly string[], before: readonly Instructio
   });
   const folderNames = [...groups.keys()].sort();
   const pick = (all: Float64Array, idx: number[]) => stats(idx.map((i) => all[i]!));
+  const hits = new GlobHits(tree);
   const surfaces = SURFACES.map((surface): SurfaceFigure => {
-    const b = charsPerFile(rb, tree, surface);
-    const a = charsPerFile(ra, tree, surface);
+    const b = charsPerFile(rb, tree, surface, hits);
+    const a = charsPerFile(ra, tree, surface, hits);
     return {
       surface,
       before: stats(b),
