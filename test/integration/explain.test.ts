@@ -123,5 +123,11 @@ describe('explain', () => {
     const data = JSON.parse(j.out).data;
     expect(data.surfaces.map((s: { surface: string }) => s.surface)).toEqual(['code-review', 'cloud-agent', 'vscode-chat']);
     expect((await run(['explain', '../x', '--workspace', root])).code).toBe(2);
+    // A hostile file name reaches the terminal escaped, never as a bidi or escape character.
+    await writeFileIn(root, 'src/\u202Egnp.ts', '');
+    const h = await run(['explain', 'src/\u202Egnp.ts\u001b[31m', '--workspace', root]);
+    expect(h.code).toBe(0);
+    expect(h.out).not.toMatch(/[\u202E\u001b]/);
+    expect(h.out).toContain('src/\\u202Egnp.ts\\x1B[31m');
   });
 });
