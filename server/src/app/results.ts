@@ -205,7 +205,7 @@ function loadsText(f: PlanFacts): string[] {
     const top = [...head.folders].sort((a, b) => b.after.max - a.after.max || b.before.max - a.before.max).slice(0, 10);
     if (top.length > 1) {
       lines.push(`  Per top-level folder (${head.name}, the ${top.length} with the largest files):`);
-      for (const g of top) lines.push(`    ${g.folder === '.' ? '(root files)' : `${g.folder}/`}: mean ${n(g.before.mean)} → ${n(g.after.mean)}, max ${n(g.before.max)} → ${n(g.after.max)} (${g.after.files === 1 ? "1 file" : `${n(g.after.files)} files`})`);
+      for (const g of top) lines.push(`    ${g.folder === '.' ? '(root files)' : `${g.folder}/`}: mean ${n(g.before.mean)} → ${n(g.after.mean)}, max ${n(g.before.max)} → ${n(g.after.max)} (${g.after.files === 1 ? '1 file' : `${n(g.after.files)} files`})`);
     }
     for (const w of l.budget.warnings) lines.push(`Warning ${w.code}: ${w.message}`);
   }
