@@ -14,15 +14,16 @@ import { rel } from '../io/layout.js';
 import type { FormPaths } from '../core/form-render.js';
 import { loadState, workspaceId } from '../io/state.js';
 import { TraceStore, verifyChain } from '../io/traces.js';
-import { assertSourcesFresh, rederivePlan } from './rederive.js';
+import { assertSourcesFresh, rederive } from './rederive.js';
+import type { Snapshot } from '../core/types.js';
 import { startedMigrationIds } from '../io/recovery.js';
 
 /** The plan named, else the current one, as re-derived from the workspace (a forged or stale plan is refused). */
-export async function resolvePlan(root: string, planId: string | undefined): Promise<{ plan: Plan; state: OnboardingState }> {
+export async function resolvePlan(root: string, planId: string | undefined): Promise<{ plan: Plan; state: OnboardingState; snapshot: Snapshot }> {
   const state = await loadState(root);
   const id = planId ?? state.currentPlan?.planId;
   if (!id) throw new OnboardingError(ErrorCode.PLAN_NOT_FOUND, 'There is no current plan.', { next: 'Run onboarding_propose first.' });
-  return { plan: await rederivePlan(root, await loadPlan(root, id)), state };
+  return { ...(await rederive(root, await loadPlan(root, id))), state };
 }
 
 /** Refuse when any source file changed since the plan was made. */
