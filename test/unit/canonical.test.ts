@@ -45,9 +45,9 @@ const records = jsonFiles(EXAMPLE).map((file) => ({ rel: path.relative(EXAMPLE, 
 const without = (rec: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(rec).filter(([k]) => !keys.includes(k)));
 
 describe('the canonical form before JCS equals JCS on .copilot-state.example/', () => {
-  it('finds every kind of record (traces, heads, plans, manifests, state)', () => {
+  it('finds every kind of record (traces, heads, plans, manifests, state, trace checkpoint)', () => {
     const dirs = new Set(records.map((r) => r.rel.split(path.sep)[0]));
-    expect(dirs).toEqual(new Set(['plans', 'backups', 'sampling-traces', 'elicitation-traces', 'onboarding.json']));
+    expect(dirs).toEqual(new Set(['plans', 'backups', 'sampling-traces', 'elicitation-traces', 'onboarding.json', 'trace-checkpoint.json']));
     expect(records.filter((r) => r.rel.endsWith('.head.json'))).toHaveLength(2);
   });
 
