@@ -61,8 +61,11 @@ export async function makeChain(root, count, { TraceStore, recordHash, wholeHash
   const files = [];
   for (let i = BY_API; i < count; i++) {
     const u = unsealed(i);
+    const prevFile = file;
     file = `${fileTime(u.timestamp)}-question.json`;
     const body = { ...u, ...seal, file, seq: i + 1, prev_sha256: prev };
+    // Format @3 names the trace before it (the gates walk back from the head through it).
+    if (key) body.prev_file = prevFile;
     if (key) body.mac = recordMac(key, body);
     const record = { ...body, sha256: recordHash(body) };
     files.push([file, JSON.stringify(record, null, 2) + '\n']);

@@ -39,6 +39,7 @@ function appendForgedApproval(root: string, last: Record<string, unknown>): Reco
     expires_at: new Date(Date.now() + 3_600_000).toISOString(),
     seq: Number(last.seq) + 1,
     prev_sha256: wholeSha(last),
+    prev_file: last.file,
     timestamp,
     file,
     sealed_at: timestamp,
@@ -50,7 +51,6 @@ function appendForgedApproval(root: string, last: Record<string, unknown>): Reco
 
 /** A checkpoint that vouches for `rec` as an authenticated approval, as a forger would write it (any mac). */
 function forgeCheckpoint(root: string, rec: Record<string, unknown>, mac: string): void {
-  const files = traceRecords(root).map((t) => t.file).sort();
   const subject = rec.subject as { planSha256: string };
   const fact = {
     seq: rec.seq,
@@ -65,7 +65,7 @@ function forgeCheckpoint(root: string, rec: Record<string, unknown>, mac: string
     migrationId: null,
     authenticated: true,
   };
-  const link = { seq: rec.seq, whole: wholeSha(rec), file: rec.file, maxName: files[files.length - 1], count: files.length, version: 3, sealed: null, owned: true };
+  const link = { seq: rec.seq, whole: wholeSha(rec), file: rec.file, version: 3, sealed: null, owned: true };
   const cp = { format: 'copilot-onboarding/trace-checkpoint@1', chain: 'elicitation', workspace: rec.workspace, verifiedAt: new Date().toISOString(), link, ledger: { [subject.planSha256]: { approve: fact, migrates: [] } }, mac };
   writeFileSync(path.join(root, CHECKPOINT), JSON.stringify(cp, null, 2) + '\n');
 }

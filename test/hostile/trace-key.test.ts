@@ -31,6 +31,7 @@ function appendForgedApproval(root: string, last: Record<string, unknown>, over:
     expires_at: new Date(Date.now() + 3_600_000).toISOString(),
     seq: Number(last.seq) + 1,
     prev_sha256: wholeSha(last),
+    prev_file: last.file,
     timestamp,
     file,
     sealed_at: timestamp,

@@ -114,7 +114,7 @@ describe('trace chain', () => {
   it('detects a trace appended by hand with a valid seal and link (the head never recorded it)', async () => {
     const files = await fillChain(root, 2);
     const last = await readRec(files[1]!);
-    const extra = { ...last, seq: 3, prev_sha256: wholeHash(last), outcome: 'approved', timestamp: '2026-11-22T11:00:00.000Z', file: '2026-11-22T11-00-00-000Z-approve.json' } as Record<string, unknown>;
+    const extra = { ...last, seq: 3, prev_sha256: wholeHash(last), prev_file: files[1], outcome: 'approved', timestamp: '2026-11-22T11:00:00.000Z', file: '2026-11-22T11-00-00-000Z-approve.json' } as Record<string, unknown>;
     extra.sha256 = recordHash(extra);
     await writeRec('2026-11-22T11-00-00-000Z-approve.json', extra);
     // The head alone catches it (hash chain only); with the key, its mac does not match either.

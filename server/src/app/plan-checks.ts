@@ -50,7 +50,7 @@ export async function checkApproval(root: string, plan: Plan, ttlMs: number, now
   const facts = report.facts.map(({ seq, file, authenticated, fact }) => ({ ...fact, seq, file, authenticated }));
   const ledger = foldDecisions(report.from !== null && checkpoint ? checkpoint.ledger : {}, facts);
   const end = report.end;
-  if (key && end && end.seq > 0 && (checkpoint?.link.seq !== end.seq || checkpoint.link.count !== end.count || report.from === null)) {
+  if (key && end && end.seq > 0 && (checkpoint?.link.seq !== end.seq || report.from === null)) {
     // Only a cache of the walk: one that cannot be written costs the next gate time, nothing else.
     await saveTraceCheckpoint(root, key, workspace, end, ledger, now).catch(() => undefined);
   }

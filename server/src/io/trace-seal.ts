@@ -43,6 +43,7 @@ export function sealProblem(kind: ChainKind, file: string, rec: Record<string, u
   if (version < 2) return null;
   const missing: string[] = [];
   if (version >= 3 && (typeof rec.mac !== 'string' || !/^[0-9a-f]{64}$/.test(rec.mac))) missing.push('mac');
+  if (version >= 3 && rec.prev_file !== null && typeof rec.prev_file !== 'string') missing.push('prev_file');
   if (typeof rec.file !== 'string') missing.push('file');
   if (typeof rec.sealed_at !== 'string' || Number.isNaN(Date.parse(rec.sealed_at))) missing.push('sealed_at');
   if (kind === 'elicitation') {

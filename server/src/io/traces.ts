@@ -44,7 +44,7 @@ interface Head {
 }
 
 export type TraceRecord<K extends ChainKind> = K extends 'elicitation' ? ElicitationTrace : SamplingTrace;
-type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256' | 'file' | 'sealed_at' | 'workspace' | 'expires_at' | 'mac'>;
+type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256' | 'file' | 'sealed_at' | 'workspace' | 'expires_at' | 'mac' | 'prev_file'>;
 
 /** `2026-11-22T10:30:45.123Z` -> `2026-11-22T10-30-45-123Z` */
 export function fileTime(iso: string): string {
@@ -95,7 +95,7 @@ export class TraceStore<K extends ChainKind> {
       const seq = head.seq + 1;
       const base = `${fileTime(String((unsealed as { timestamp: string }).timestamp))}-${safeLabel(label)}`;
       const file = await this.freeName(base);
-      const body = { ...(unsealed as object), ...(await this.stamp(unsealed as Record<string, unknown>, file)), seq, prev_sha256: head.sha256 } as Record<string, unknown>;
+      const body = { ...(unsealed as object), ...(await this.stamp(unsealed as Record<string, unknown>, file)), seq, prev_sha256: head.sha256, prev_file: head.file ?? null } as Record<string, unknown>;
       delete body.mac;
       body.mac = recordMac(key, body);
       const record = { ...body, sha256: recordHash(body) } as unknown as TraceRecord<K>;
@@ -215,9 +215,6 @@ export interface ChainLink {
   /** Whole-record SHA-256 of the trace at `seq` (the next trace's prev_sha256). */
   whole: string | null;
   file: string | null;
-  /** The greatest trace file name (code units) and the number of trace files when the walk ended. */
-  maxName: string | null;
-  count: number;
   /** The highest format version seen (1, 2 or 3): no later trace may have a lower one. */
   version: number;
   /** The last @2+ trace's seq and sealed time (ms): no later trace may be sealed before it. */
@@ -226,7 +223,7 @@ export interface ChainLink {
   owned: boolean;
 }
 
-const START: ChainLink = { seq: 0, whole: null, file: null, maxName: null, count: 0, version: 1, sealed: null, owned: false };
+const START: ChainLink = { seq: 0, whole: null, file: null, version: 1, sealed: null, owned: false };
 
 export interface VerifyReport {
   chain: ChainKind;
@@ -257,9 +254,11 @@ export interface VerifyOptions<F> {
   /** undefined: the user's key when it exists; null: check the hash chain only. */
   key?: UserKey | null;
   /**
-   * A verified link to start after (an authenticated checkpoint). Used only when the trace files
-   * up to it are exactly as many as it counted; otherwise the whole chain is walked, and it must
-   * still contain that link.
+   * A verified link to start after (an authenticated checkpoint): the chain is walked back from
+   * the head through each @3 record's `prev_file` to the record after it, reading only those.
+   * When that path is not clean (a record missing, unreadable, without `prev_file`, out of seq,
+   * or not continuing the link), the whole chain is walked instead, and it must still contain
+   * that link.
    */
   from?: ChainLink | null;
   /** What to keep of each good trace (read once, here), returned in seq order with whether it authenticated. */
@@ -330,6 +329,8 @@ interface Good<F> {
   sealed: number;
   started: number;
   auth: boolean;
+  /** @3: the file name of the trace before it, as the store sealed it (undefined before @3). */
+  prevFile: string | null | undefined;
   fact: F | null;
 }
 
@@ -354,30 +355,7 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
     facts: [],
     ...extra,
   });
-  let files: string[];
-  try {
-    files = await listTraceFiles(dir);
-  } catch (e) {
-    const problem: ChainProblem = { kind: 'unparseable', file: null, seq: null, message: `${traceDirName(kind)}/ cannot be read as a folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
-    return result(false, 0, 0, [problem]);
-  }
-  // Start after the checkpoint when the files up to it are as many as it counted (new traces
-  // sort after its greatest name); otherwise walk it all, and the checkpoint's link must be in it.
-  let base = START;
-  let floor = ctx.from;
-  let toRead = files;
-  if (ctx.from && ctx.from.maxName !== null && ctx.from.seq > 0) {
-    const maxName = ctx.from.maxName;
-    const newer = files.filter((n) => n > maxName);
-    if (files.length - newer.length === ctx.from.count) {
-      base = ctx.from;
-      floor = null;
-      toRead = newer;
-    }
-  }
-  const problems: ChainProblem[] = [];
   const schema = schemaFor(kind);
-  const all: Array<Good<F>> = [];
   const check = (file: string, read: string | Error): ChainProblem | Good<F> => {
     let rec: Record<string, unknown> | null = null;
     try {
@@ -406,16 +384,39 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
       sealed: version >= 2 ? Date.parse(String(rec.sealed_at)) : NaN,
       started: Date.parse(String(rec.timestamp)),
       auth: hashes.mac !== null && hashes.mac === rec.mac,
+      prevFile: version >= 3 ? (rec.prev_file as string | null) : undefined,
       fact: ctx.facts ? ctx.facts(rec) : null,
     };
   };
-  // Each file is read once, synchronously (no thread-pool round trips), and checked at once; the
-  // event loop gets a turn after every batch. Problems are reported in name order.
-  for (let i = 0; i < toRead.length; i += READ_BATCH) {
-    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-    for (const name of toRead.slice(i, i + READ_BATCH)) {
-      const c = check(name, readTraceTextSync(path.join(dir, name)));
-      'kind' in c ? problems.push(c) : all.push(c);
+  const problems: ChainProblem[] = [];
+  let all: Array<Good<F>> = [];
+  let base = START;
+  let floor = ctx.from;
+  let files: string[] | null = null;
+  // From a checkpoint: only the traces after it, found from the head, each read once.
+  if (ctx.from && ctx.from.seq > 0 && head) {
+    const path_ = await walkBack(dir, head, ctx.from, check);
+    if (path_) {
+      base = ctx.from;
+      floor = null;
+      all = path_;
+    }
+  }
+  if (base === START) {
+    try {
+      files = await listTraceFiles(dir);
+    } catch (e) {
+      const problem: ChainProblem = { kind: 'unparseable', file: null, seq: null, message: `${traceDirName(kind)}/ cannot be read as a folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+      return result(false, 0, 0, [problem]);
+    }
+    // Each file is read once, synchronously (no thread-pool round trips), and checked at once; the
+    // event loop gets a turn after every batch. Problems are reported in name order.
+    for (let i = 0; i < files.length; i += READ_BATCH) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const name of files.slice(i, i + READ_BATCH)) {
+        const c = check(name, readTraceTextSync(path.join(dir, name)));
+        'kind' in c ? problems.push(c) : all.push(c);
+      }
     }
   }
   all.sort((a, b) => a.seq - b.seq || a.file.localeCompare(b.file));
@@ -443,6 +444,7 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
 
   let expectedSeq = base.seq + 1;
   let prevWhole: string | null = base.whole;
+  let prevFile: string | null = base.file;
   let version = base.version;
   let sealedBefore = base.sealed;
   let owned = base.owned;
@@ -483,9 +485,13 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
           ? { kind: 'reordered', file: g.file, seq: g.seq, message: `${g.file}: links to seq ${linked.seq}, not to seq ${g.seq - 1} (reordered)` }
           : { kind: 'forged', file: g.file, seq: g.seq, message: `${g.file}: prev_sha256 links to no trace of this chain (forged or inserted)` },
       );
+    } else if (g.prevFile !== undefined && (g.prevFile !== null || g.seq === 1) && g.prevFile !== prevFile) {
+      // (null after seq 1: the head that record followed did not name its file; nothing to compare.)
+      problems.push({ kind: 'renamed', file: g.file, seq: g.seq, message: `${g.file}: names ${g.prevFile ?? 'no file'} as the trace before it, not ${prevFile ?? 'no file'} (renamed)` });
     }
     expectedSeq = g.seq + 1;
     prevWhole = g.whole;
+    prevFile = g.file;
   }
 
   // A link by seq: a trace read in this walk, or the checkpoint's own.
@@ -508,7 +514,7 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
         problems.push({ kind: 'inserted', file: g.file, seq: g.seq, message });
       }
       if (head.seq < base.seq) {
-        const message = `.head.json records seq ${head.seq} but seq ${base.seq} (${base.file}) was verified before: trace(s) at the end are missing, or the head was rolled back`;
+        const message = `.head.json records seq ${head.seq} but seq ${base.seq} (${base.file}) was verified before (the checkpoint): trace(s) at the end are missing, or the head was rolled back`;
         problems.push({ kind: 'missing', file: base.file, seq: base.seq, message });
       }
     }
@@ -518,7 +524,7 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
     } else if (recorded && head.file && recorded.file !== head.file) {
       problems.push({ kind: 'renamed', file: recorded.file, seq: recorded.seq, message: `${recorded.file}: the chain head recorded seq ${head.seq} as ${head.file} (renamed)` });
     }
-  } else if (files.length || base.seq > 0) {
+  } else if (files?.length || base.seq > 0) {
     // Security: the head is what notices a deleted tail; without it the chain proves nothing.
     problems.push({ kind: 'head', file: '.head.json', seq: null, message: `.head.json is ${headText === null ? 'missing' : 'corrupt'}: the chain's last link is unknown (deleted with the newest traces?)` });
   }
@@ -548,10 +554,39 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
   }
   const ok = problems.length === 0;
   const end: ChainLink | null = ok
-    ? { seq: lastSeq, whole: lastGood ? lastGood.whole : base.whole, file: lastGood ? lastGood.file : base.file, maxName: files[files.length - 1] ?? null, count: files.length, version, sealed: sealedBefore, owned }
+    ? { seq: lastSeq, whole: lastGood ? lastGood.whole : base.whole, file: lastGood ? lastGood.file : base.file, version, sealed: sealedBefore, owned }
     : null;
   const facts = ok && ctx.facts ? good.flatMap((g) => (g.fact === null ? [] : [{ seq: g.seq, file: g.file, authenticated: g.auth, fact: g.fact }])) : [];
-  return result(ok, files.length, lastSeq, problems, { foreign: foreign.count ? foreign : null, from: base === START ? null : base.seq, end, facts });
+  return result(ok, files ? files.length : lastSeq, lastSeq, problems, { foreign: foreign.count ? foreign : null, from: base === START ? null : base.seq, end, facts });
+}
+
+/**
+ * The traces after `from` (a verified link), in seq order: from the head (and its pending trace,
+ * when that continues it) back through each record's `prev_file`, each read once. Null when the
+ * path is not clean (a record missing, unreadable, failing its own checks, out of seq, without
+ * `prev_file`, or not reaching `from` by name): the caller then walks the whole folder, which
+ * reports exactly what is wrong.
+ */
+async function walkBack<F>(dir: string, head: Head, from: ChainLink, check: (file: string, read: string | Error) => ChainProblem | Good<F>): Promise<Array<Good<F>> | null> {
+  const out: Array<Good<F>> = [];
+  if (head.seq < from.seq) return out; // nothing to read: the head checks report a head behind the checkpoint
+  const read = (name: string) => check(name, readTraceTextSync(path.join(dir, path.basename(name))));
+  const pending = head.pending;
+  if (pending && pending.seq === head.seq + 1) {
+    const c = read(pending.file);
+    if (!('kind' in c) && c.seq === pending.seq && c.prev === head.sha256) out.push(c);
+  }
+  let name = head.file;
+  for (let seq = head.seq; seq > from.seq; seq--) {
+    if (typeof name !== 'string') return null;
+    if (out.length % READ_BATCH === READ_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+    const c = read(name);
+    if ('kind' in c || c.seq !== seq || c.prevFile === undefined) return null;
+    out.push(c);
+    name = c.prevFile;
+  }
+  if (head.seq > from.seq && name !== from.file) return null;
+  return out.reverse();
 }
 
 /**

@@ -75,8 +75,6 @@ const ChainLinkSchema = z.object({
   seq: z.number().int().positive(),
   whole: z.string().regex(/^[0-9a-f]{64}$/),
   file: z.string(),
-  maxName: z.string(),
-  count: z.number().int().positive(),
   version: z.number().int().min(1).max(3),
   sealed: z.object({ seq: z.number().int().positive(), ms: z.number() }).nullable(),
   owned: z.boolean(),

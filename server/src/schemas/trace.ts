@@ -33,6 +33,8 @@ const ChainFields = {
    * canonical JSON without `sha256` and `mac`. Part of what `sha256` covers.
    */
   mac: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /** From format @3 (required there, sealed): the file name of the previous trace (null for seq 1), so a reader can walk back from the head. */
+  prev_file: z.string().nullable().optional(),
 };
 
 /** One JSON file per gate call or question in `.copilot-state/elicitation-traces/`. */
