@@ -17,13 +17,15 @@
  * checks the fixture: verifyChain reports a valid chain of 10,000 traces. Side by side: floors
  * that only read the same files (fs.promises 64 at a time, or a readFileSync loop) and one that reads and JSON-parses them.
  *
- *   npm run build && node bench/traces.mjs [--runs 7] [--count 10000]
+ *   npm run build && node bench/traces.mjs [--runs 7] [--count 10000] [--only gates|verify] [--baseline <modules>]
+ *   (--baseline: another build's tsc output, e.g. `tsc -p tsconfig.json --outDir bench/.out/before`:
+ *   its verifyChain and floor interleaved with ours, for a before/after in one run)
  */
 import { createHash } from 'node:crypto';
 import { cpSync, promises as fsp, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DIST, REPO_DIR, argValue, cachedFixture, cleanupTemp, interleave, isMain, load, ms, profileTop, textTable } from './lib.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DIST, REPO_DIR, argValue, cachedFixture, cleanupTemp, interleave, isMain, ms, profileTop, textTable } from './lib.mjs';
 
 const BY_API = 20;
 
@@ -79,10 +81,12 @@ export async function makeChain(root, count, { TraceStore, recordHash, wholeHash
   return dir;
 }
 
-/** The built modules a case needs (a build before per-user keys has no io/user-key.js). */
-async function api() {
+/** The built modules a case needs, from DIST or another build (a build before per-user keys has no io/user-key.js). */
+async function api(dist = DIST) {
+  const load = (rel) => import(pathToFileURL(path.join(dist, rel)).href);
   const keys = await load('io/user-key.js').catch(() => null);
   return {
+    dist,
     ...(await load('io/traces.js')),
     mapLimit: (await load('io/workspace.js')).mapLimit,
     recordChainMark: (await load('io/state.js')).recordChainMark,
@@ -139,14 +143,30 @@ function questionTrace(i) {
   return { ...u, timestamp: new Date().toISOString() };
 }
 
-export async function run({ runs = 7, count = 10_000, floors = true, profile = true, warmup = 1, log = () => {} } = {}) {
-  const t = await api();
-  const t0 = performance.now();
-  const keyFiles = [fileURLToPath(import.meta.url), ...['io/traces.js', 'io/trace-seal.js', 'io/state.js', 'core/canonical.js', 'schemas/trace.js', 'io/workspace.js'].map((f) => path.join(DIST, f))];
-  const { dir: root, cached } = await cachedFixture(`traces-${count}`, { keyFiles }, (d) => {
+/** A valid chain of `count` traces made and verified by the build `t` (cached). */
+async function chainFixture(t, count) {
+  const keyFiles = [fileURLToPath(import.meta.url), ...['io/traces.js', 'io/trace-seal.js', 'io/state.js', 'core/canonical.js', 'schemas/trace.js', 'io/workspace.js'].map((f) => path.join(t.dist, f))];
+  return cachedFixture(`traces-${count}`, { keyFiles }, (d) => {
     useFixtureKey(d);
     return makeChain(d, count, t);
   });
+}
+
+/**
+ * `baseline`: another build's modules (tsc output, e.g. of the commit before): its verifyChain on
+ * its own fixture and its own read-and-hash floor, interleaved with ours in the same run.
+ */
+export async function run({ runs = 7, count = 10_000, floors = true, profile = true, warmup = 1, log = () => {}, only = null, baseline = null } = {}) {
+  const t = await api();
+  if (only === 'gates') return { rows: (await gateCosts(t, { runs, count, log })).rows };
+  const t0 = performance.now();
+  const { dir: root, cached } = await chainFixture(t, count);
+  const base = baseline ? { t: await api(path.resolve(baseline)) } : null;
+  if (base) {
+    base.root = (await chainFixture(base.t, count)).dir;
+    base.dir = base.t.traceDir(base.root, 'elicitation');
+    base.names = (await fsp.readdir(base.dir)).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort();
+  }
   useFixtureKey(root);
   const dir = t.traceDir(root, 'elicitation');
   log(`  traces verify: ${count} traces (${cached ? 'cached fixture' : `new fixture, ${ms(performance.now() - t0)} ms`}), ${warmup} warm-up + ${runs} runs`);
@@ -165,6 +185,18 @@ export async function run({ runs = 7, count = 10_000, floors = true, profile = t
       },
       // The floor of the target: read each file and SHA-256 it.
       hashFloor: { fn: () => names.map((n) => createHash('sha256').update(readFileSync(path.join(dir, n))).digest('hex')) },
+      ...(base
+        ? {
+            baselineVerify: {
+              setup: () => useFixtureKey(base.root),
+              fn: async () => {
+                const rep = await base.t.verifyChain(base.root, 'elicitation');
+                if (!rep.ok || rep.lastSeq !== count) throw new Error(`baseline fixture: ok ${rep.ok}, lastSeq ${rep.lastSeq}`);
+              },
+            },
+            baselineHashFloor: { fn: () => base.names.map((n) => createHash('sha256').update(readFileSync(path.join(base.dir, n))).digest('hex')) },
+          }
+        : {}),
       ...(floors
         ? {
             readFloor: { fn: () => t.mapLimit(names, 64, async (n) => (await fsp.readFile(path.join(dir, n), 'utf8')).length) },
@@ -191,7 +223,9 @@ export async function run({ runs = 7, count = 10_000, floors = true, profile = t
       status: ratio <= 6 ? 'PASS' : 'MISS',
       note: `${ratio.toFixed(2)}× the read-and-hash floor (readFileSync + SHA-256 of each file: ${ms(r.hashFloor.wall)} ms, same run)${
         floors ? `; readFileSync only ${ms(r.syncReadFloor.wall)} ms, + JSON.parse ${ms(r.parseFloor.wall)} ms, fs.promises.readFile ×64 ${ms(r.readFloor.wall)} ms` : ''
-      }; verifyChain adds the schema check, one canonical JSON, two SHA-256 and the HMAC of each trace`,
+      }; verifyChain adds the schema check, one canonical JSON, two SHA-256 and the HMAC of each trace${
+        base ? `; baseline build (${baseline}) on its own fixture, same run: ${ms(r.baselineVerify.wall)} ms, ${(r.baselineVerify.wall / r.baselineHashFloor.wall).toFixed(2)}× its floor (${ms(r.baselineHashFloor.wall)} ms)` : ''
+      }`,
       detail: r.verify,
     },
   ];
@@ -199,7 +233,7 @@ export async function run({ runs = 7, count = 10_000, floors = true, profile = t
     log('  profiling traces verify (a miss)');
     rows[0].profile = await profileTop(() => t.verifyChain(root, 'elicitation'), { runs: 2, top: 12 });
   }
-  const gates = await gateCosts(t, { runs, count, log });
+  const gates = only === 'verify' ? { rows: [] } : await gateCosts(t, { runs, count, log });
   rows.push(...gates.rows);
   return { rows, ...r, gates };
 }
@@ -261,7 +295,8 @@ async function gateCosts(t, { runs, count, log }) {
 if (isMain(import.meta.url)) {
   try {
     const argv = process.argv.slice(2);
-    const { rows } = await run({ runs: Number(argValue(argv, '--runs', 7)), count: Number(argValue(argv, '--count', 10_000)), log: console.log });
+    // --only gates: the gate cases alone (verify over 10,000 traces takes most of the time).
+    const { rows } = await run({ runs: Number(argValue(argv, '--runs', 7)), count: Number(argValue(argv, '--count', 10_000)), log: console.log, only: argValue(argv, '--only', null), baseline: argValue(argv, '--baseline', null) });
     console.log(textTable(['case', 'input', 'median ms', 'target', 'result', 'notes'], rows.map((r) => [r.case, r.input, ms(r.median), r.target ?? '—', r.status, r.note])));
   } finally {
     cleanupTemp();
