@@ -156,8 +156,8 @@ describe('migrate and rollback forms', () => {
   it('rollback lists edited files first with a warning, bounded for 1,000 files', () => {
     const restore = ['.github/copilot-instructions.md'];
     const remove = Array.from({ length: 1000 }, (_, i) => `.github/instructions/t${i}.instructions.md`);
-    const m = rollbackForm({ migrationId: 'm1', archive: '.copilot-state/backups/m1.tar.gz', manifest: '.copilot-state/backups/m1.manifest.json', restore, remove, edited: ['.github/instructions/t999.instructions.md'] });
-    checkRendered(m, ['.github/instructions/t999.instructions.md', '.copilot-state/backups/m1.manifest.json']);
+    const m = rollbackForm({ migrationId: 'm1', archive: '.copilot-state/backups/m1.tar.gz', manifest: '.copilot-state/backups/m1.manifest.json', restore, remove, edited: ['.github/instructions/t999.instructions.md'], savedTo: '.copilot-state/backups/m1.edited/' });
+    checkRendered(m, ['.github/instructions/t999.instructions.md', '.copilot-state/backups/m1.manifest.json', '.copilot-state/backups/m1.edited/']);
     expect(m.indexOf('WARNING: 1 file was edited')).toBeLessThan(m.indexOf('Files ('));
     expect(m.split('\n').find((l) => l.startsWith('- '))).toContain('t999');
   });

@@ -12,6 +12,9 @@ import { pendingRecovery } from '../io/recovery.js';
 import { recover } from './recover.js';
 import { checkApproval } from './plan-checks.js';
 import type { OnboardingState } from '../schemas/state.js';
+import { TraceStore } from '../io/traces.js';
+import { rel, traceDirName } from '../io/layout.js';
+import type { GateChannel } from './gate-trace.js';
 
 export interface WorkspaceStatus {
   workspace: string;
@@ -28,13 +31,16 @@ export interface WorkspaceStatus {
   pendingRecovery: string | null;
 }
 
-export async function workspaceStatus(root: string, ttlMs: number, now = new Date()): Promise<WorkspaceStatus> {
+export async function workspaceStatus(root: string, ttlMs: number, now = new Date(), channel: GateChannel = 'mcp'): Promise<WorkspaceStatus> {
   let recovered: string | null = null;
+  let stopped: string | null = null;
   try {
-    recovered = (await recover(root))?.message ?? null;
+    recovered = (await recover(root, channel))?.message ?? null;
   } catch (e) {
-    // Busy, or a journal or backup that recovery cannot use: pendingRecovery below says which.
     if (!(e instanceof OnboardingError)) throw e;
+    // A journal or backup that recovery cannot use, or one it must not act on ("needs a person"):
+    // its message says what it found. Busy: pendingRecovery below says who is running.
+    if (e.code !== ErrorCode.BUSY) stopped = e.message;
   }
   const out: WorkspaceStatus = {
     workspace: root,
@@ -47,7 +53,7 @@ export async function workspaceStatus(root: string, ttlMs: number, now = new Dat
     backup: null,
     rollbackAvailable: false,
     recovered,
-    pendingRecovery: await pendingRecovery(root),
+    pendingRecovery: stopped ?? (await pendingRecovery(root)),
   };
   let state: OnboardingState;
   try {
@@ -61,6 +67,7 @@ export async function workspaceStatus(root: string, ttlMs: number, now = new Dat
     throw e;
   }
   out.status = state.status;
+  out.recovered ??= await lastRecovery(root, state);
   out.pattern = state.pattern;
   if (state.currentPlan) {
     let operations = -1;
@@ -98,4 +105,17 @@ export async function workspaceStatus(root: string, ttlMs: number, now = new Dat
     }
   }
   return out;
+}
+
+/**
+ * A recovery that acted since the last gate (the elicitation chain's newest record is its trace):
+ * what it did, when, and where its trace is. Recovery at server start is seen by nobody; this is
+ * how the next status reports it.
+ */
+async function lastRecovery(root: string, state: OnboardingState): Promise<string | null> {
+  const file = state.chains?.elicitation?.file;
+  if (!file) return null;
+  const got = await new TraceStore(root, 'elicitation').get(file).catch(() => null);
+  if (!got || got.record.action !== 'recover') return null;
+  return `${got.record.message} (at ${got.record.timestamp}; trace ${rel(traceDirName('elicitation'), got.file)})`;
 }

@@ -159,11 +159,13 @@ export interface RollbackFormInput {
   restore: string[];
   remove: string[];
   edited: string[];
+  /** Where the edited files are saved first (a folder, workspace-relative). */
+  savedTo: string;
 }
 
 export function rollbackForm(r: RollbackFormInput): string {
   const items = [
-    ...r.edited.map((p) => `- Edited since the migration, the edit will be lost: ${code(p, PATH_MAX)}.`),
+    ...r.edited.map((p) => `- Edited since the migration: ${code(p, PATH_MAX)} is saved to ${code(r.savedTo, PATH_MAX)} first, then put back as before the migration.`),
     ...r.restore.filter((p) => !r.edited.includes(p)).map((p) => `- Restore ${code(p, PATH_MAX)} byte for byte.`),
     ...r.remove.filter((p) => !r.edited.includes(p)).map((p) => `- Remove ${code(p, PATH_MAX)} (created by the migration).`),
   ];
@@ -172,7 +174,7 @@ export function rollbackForm(r: RollbackFormInput): string {
     [
       `Summary: ${plural(r.restore.length, 'file')} restored, ${plural(r.remove.length, 'file')} removed.`,
       r.edited.length
-        ? `WARNING: ${plural(r.edited.length, 'file was', 'files were')} edited since the migration; those edits will be lost.`
+        ? `WARNING: ${plural(r.edited.length, 'file was', 'files were')} edited since the migration; ${r.edited.length === 1 ? 'it is' : 'they are'} saved to ${code(r.savedTo, PATH_MAX)} first (your edits stay there), then put back as before the migration.`
         : 'No migrated file was edited since the migration.',
       'The backup was checked against its manifest.',
     ].join('\n'),

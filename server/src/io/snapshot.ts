@@ -21,7 +21,7 @@ import { sha256Hex } from '../core/canonical.js';
 import type { RefusedSource, Snapshot, SourceFile, SourceKind } from '../core/types.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH } from '../core/copilot-format.js';
 import { STATE_DIR } from './layout.js';
-import { type NotRead, readRegularFile } from './workspace.js';
+import { isWithin, type NotRead, readRegularFile } from './workspace.js';
 
 const DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 200_000;
@@ -50,11 +50,6 @@ const KIND_ORDER: Record<SourceKind, number> = { 'copilot-repo': 0, 'copilot-pat
 /** Code-unit order: deterministic whatever the locale. */
 function byPath(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function isInside(realRoot: string, real: string): boolean {
-  const rel = path.relative(realRoot, real);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 function errnoOf(e: unknown): string {
@@ -94,7 +89,7 @@ async function readSource(root: string, realRoot: string, rel: string, maxBytes:
     if (code === 'ELOOP') return { ok: false, reason: 'it is a symlink loop' };
     return { ok: false, reason: `it cannot be read (${code})` };
   }
-  if (!isInside(realRoot, real)) {
+  if (!isWithin(realRoot, real)) {
     const culprit = await symlinkCulprit(root, rel);
     return {
       ok: false,
@@ -140,7 +135,7 @@ async function instructionCandidates(root: string, realRoot: string, refused: Re
   } catch {
     return [];
   }
-  if (!isInside(realRoot, real)) {
+  if (!isWithin(realRoot, real)) {
     const culprit = await symlinkCulprit(root, INSTRUCTIONS_DIR);
     refused.push({ path: INSTRUCTIONS_DIR, kind: 'copilot-path', reason: `${culprit} is a symlink that leads outside the workspace` });
     return [];
