@@ -12,6 +12,7 @@
 import type { Analysis, RefusedSource, Snapshot } from '../core/types.js';
 import type { Plan } from '../schemas/plan.js';
 import type { Recovery } from './recover.js';
+import { sanitize } from '../core/sanitize.js';
 
 /** The most items of one list in a result, and the longest string kept in full. */
 const MAX_ITEMS = 100;
@@ -26,6 +27,8 @@ function clip(value: string, max = MAX_STRING): string {
   return `${value.slice(0, /[\ud800-\udbff]/.test(value[max - 1] ?? '') ? max - 1 : max)}… (${Buffer.byteLength(value, 'utf8').toLocaleString('en-US')} bytes)`;
 }
 const clipOrNull = (v: string | null, max = MAX_STRING) => (v === null ? null : clip(v, max));
+/** An untrusted string (already clipped) for the text renderings: one line, no control, escape or bidi character. */
+const t = (v: string) => sanitize(v, Number.MAX_SAFE_INTEGER);
 
 /** Lists cut to MAX_ITEMS, with the full count of each list that was cut. */
 class Bounded {
@@ -88,18 +91,18 @@ export type AnalysisFacts = ReturnType<typeof analysisFacts>;
 /** `next` is the step to suggest, named for the channel (a tool name or a command). */
 export function analysisText(f: AnalysisFacts, next = 'onboarding_propose builds a plan (it changes no instruction file).'): string {
   const lines = [`Pattern: ${f.pattern}.`];
-  for (const s of f.sources) lines.push(`Source ${s.path} (${s.kind}): ${s.chars.toLocaleString('en-US')} characters, ${s.lines} lines.`);
-  for (const r of f.refused) lines.push(`Refused ${r.path}: ${r.reason}.`);
+  for (const s of f.sources) lines.push(`Source ${t(s.path)} (${s.kind}): ${s.chars.toLocaleString('en-US')} characters, ${s.lines} lines.`);
+  for (const r of f.refused) lines.push(`Refused ${t(r.path)}: ${t(r.reason)}.`);
   if (f.sections.length) {
     lines.push(`${f.truncated?.counts.sections ?? f.sections.length} section(s):`);
-    for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${s.id}  "${s.title}"  lines ${s.startLine}-${s.endLine}${s.proposed ? '  (proposed topic group)' : ''}`);
+    for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${s.id}  "${t(s.title)}"  lines ${s.startLine}-${s.endLine}${s.proposed ? '  (proposed topic group)' : ''}`);
     const total = f.truncated?.counts.sections ?? f.sections.length;
     if (total > MAX_TEXT_ITEMS) lines.push(`  … and ${total - MAX_TEXT_ITEMS} more`);
   }
   const problems = f.truncated?.counts.problems ?? f.problems.length;
   lines.push(problems ? `${problems} problem(s):` : 'No problems found.');
-  for (const p of f.problems.slice(0, 30)) lines.push(`  ${p.severity} ${p.code}: ${p.message}${p.lines.length ? ` (line ${p.lines.slice(0, 6).join(', ')})` : ''}`);
-  if (f.otherAgentFiles.length) lines.push(`Other agents' files found (reported only): ${f.otherAgentFiles.slice(0, MAX_TEXT_ITEMS).join(', ')}${f.otherAgentFiles.length > MAX_TEXT_ITEMS ? ', …' : ''}.`);
+  for (const p of f.problems.slice(0, 30)) lines.push(`  ${p.severity} ${p.code}: ${t(p.message)}${p.lines.length ? ` (line ${p.lines.slice(0, 6).join(', ')})` : ''}`);
+  if (f.otherAgentFiles.length) lines.push(`Other agents' files found (reported only): ${f.otherAgentFiles.slice(0, MAX_TEXT_ITEMS).map(t).join(', ')}${f.otherAgentFiles.length > MAX_TEXT_ITEMS ? ', …' : ''}.`);
   lines.push(`Next: ${next}`);
   return lines.join('\n');
 }
@@ -143,18 +146,18 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   if (f.nothingToMigrate) lines.push('Nothing to migrate: no section has a confident path scope, or the repository is already migrated.');
   lines.push('', '| section | lines | destination | applyTo | evidence |', '|---|---|---|---|---|');
   for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) {
-    lines.push(`| ${s.title.replace(/\|/g, '\\|').slice(0, 60)} | ${s.startLine}-${s.endLine} | ${s.destination} | ${s.applyTo ? `"${s.applyTo}"` : '(repo-wide)'} | ${s.evidence.slice(0, 3).join('; ').replace(/\|/g, '\\|') || '—'} |`);
+    lines.push(`| ${t(s.title.slice(0, 60)).replace(/\|/g, '\\|')} | ${s.startLine}-${s.endLine} | ${t(s.destination)} | ${s.applyTo ? `"${t(s.applyTo)}"` : '(repo-wide)'} | ${t(s.evidence.slice(0, 3).join('; ')).replace(/\|/g, '\\|') || '—'} |`);
   }
   const sections = f.truncated?.counts.sections ?? f.sections.length;
   if (sections > MAX_TEXT_ITEMS) lines.push(`| … ${sections - MAX_TEXT_ITEMS} more | | | | |`);
   lines.push('', 'Operations:');
-  for (const o of f.operations.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${o.op.padEnd(6)} ${o.path} (${o.size.toLocaleString('en-US')} bytes)`);
+  for (const o of f.operations.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${o.op.padEnd(6)} ${t(o.path)} (${o.size.toLocaleString('en-US')} bytes)`);
   const ops = f.truncated?.counts.operations ?? f.operations.length;
   if (ops > MAX_TEXT_ITEMS) lines.push(`  … and ${ops - MAX_TEXT_ITEMS} more: resource ${PLAN_RESOURCE} and ${f.planFile} have them all.`);
   if (!f.operations.length) lines.push('  none');
   lines.push(f.lossless.ok ? 'Lossless check passed: every source byte lands in exactly one output, in order.' : 'Lossless check FAILED.');
   const leftover = f.riskReasons.find((r) => r.includes('that code review reads'));
-  if (leftover) lines.push(`Leftover: ${leftover}.`);
+  if (leftover) lines.push(`Leftover: ${t(leftover)}.`);
   // An empty plan has nothing to approve: the next step is a person's decision, not approval.
   const then = f.nothingToMigrate && next.startsWith('onboarding_approve') ? 'nothing to approve; ask the human with question_ask which suggested scopes to use, then call onboarding_propose again with overrides.' : next;
   lines.push(`Nothing was changed. Next: ${then}`);

@@ -9,6 +9,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { OnboardingError } from '../core/errors.js';
+import { sanitizeLines } from '../core/sanitize.js';
 import { VERSION } from '../runtime/version.js';
 import { CliExit, ExitCode, commandName, exitCodeFor, writeJson, type CliIo } from './common.js';
 
@@ -88,7 +89,7 @@ export async function runCli(io: CliIo): Promise<number> {
     const code = known ? exitCodeFor(e) : 1;
     // The error boundary runs outside the command, so --json is read from argv.
     if (io.argv.includes('--json')) writeJson(io.stdout, { ok: false, command: commandName(io.argv), error, exitCode: code });
-    io.stderr.write(known ? `${error.code}: ${error.message}${error.next ? `\n${error.next}` : ''}\n` : `error: ${error.message}\n`);
+    io.stderr.write(`${sanitizeLines(known ? `${error.code}: ${error.message}${error.next ? `\n${error.next}` : ''}` : `error: ${error.message}`)}\n`);
     return code;
   }
 }
