@@ -241,6 +241,29 @@ describe('JSON-RPC over stdio (raw client)', () => {
     expect(r.stderr).toMatch(/refused an oversized JSON-RPC response/);
   });
 
+  it('a client that disconnects (stdin ends) while a form is open leaves a trace: cancelled, disconnect; nothing changed', async () => {
+    const r = start();
+    mkdirSync(path.join(root, '.github'), { recursive: true });
+    writeFileSync(path.join(root, '.github', 'copilot-instructions.md'), '# Rules\n\nBe kind.\n\n## TypeScript\n\nUse strict mode in every `.ts` file.\n');
+    mkdirSync(path.join(root, 'src'), { recursive: true });
+    writeFileSync(path.join(root, 'src', 'index.ts'), 'export {};\n');
+    r.send(JSON.stringify({ ...INIT, params: { ...INIT.params, capabilities: { elicitation: { form: {} } } } }));
+    await r.waitFor((m) => m.id === 1 && m.result !== undefined, 'the initialize answer');
+    r.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 40, method: 'tools/call', params: { name: 'onboarding_propose', arguments: { narrate: false } } }));
+    await r.waitFor((m) => m.id === 40, 'the propose answer');
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'onboarding_approve', arguments: {} } }));
+    await r.waitFor((m) => m.method === 'elicitation/create', 'the approve form');
+    await r.close(); // stdin ends; the process exits
+    raw = undefined;
+    const dir = path.join(root, '.copilot-state', 'elicitation-traces');
+    const traces = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { action: string; outcome: string; error: string | null });
+    expect(traces).toEqual([expect.objectContaining({ action: 'approve', outcome: 'cancelled', error: expect.stringMatching(/^disconnect: the client disconnected while the form was open/) })]);
+    const st = JSON.parse(readFileSync(path.join(root, '.copilot-state', 'onboarding.json'), 'utf8')) as { approval?: unknown };
+    expect(JSON.stringify(st)).not.toMatch(/"approved"\s*:\s*true/);
+    expect(existsSync(path.join(root, '.github', 'instructions'))).toBe(false);
+  });
+
   it('a gate refusal from a thrown error carries structuredContent with an error field', async () => {
     const r = start();
     await initialize(r);

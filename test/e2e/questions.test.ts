@@ -146,7 +146,7 @@ describe('question_ask', () => {
     await h.waitForAbort();
     expect(h.aborted).toBe(1);
     const root = h.root;
-    await vi.waitFor(async () => expect((await traces(root))[0]).toMatchObject({ outcome: 'cancelled' }));
+    await vi.waitFor(async () => expect((await traces(root))[0]).toMatchObject({ outcome: 'cancelled', error: expect.not.stringMatching(/disconnect/) }));
     expect(await questionFiles(h.root)).toEqual([]);
   });
 
@@ -158,7 +158,7 @@ describe('question_ask', () => {
     await h.close();
     h = undefined;
     expect(await pending).toBeInstanceOf(Error);
-    await vi.waitFor(async () => expect((await traces(root))[0]).toMatchObject({ outcome: 'cancelled' }));
+    await vi.waitFor(async () => expect((await traces(root))[0]).toMatchObject({ outcome: 'cancelled', error: expect.stringMatching(/^disconnect: /) }));
     expect(await questionFiles(root)).toEqual([]);
     removeWorkspace(root);
   });
