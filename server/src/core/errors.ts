@@ -23,6 +23,7 @@ export const ErrorCode = {
   INVALID_INPUT: 'INVALID_INPUT',
   WORKSPACE_INVALID: 'WORKSPACE_INVALID',
   VERIFY_FAILED: 'VERIFY_FAILED',
+  DISK_FULL: 'DISK_FULL',
   INTERNAL: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
