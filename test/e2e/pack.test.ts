@@ -121,8 +121,9 @@ describe('install from a git URL (build on install)', () => {
     execFileSync('git', ['clone', '--quiet', '--bare', REPO, bare], { stdio: 'pipe' });
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO, encoding: 'utf8' }).trim();
     const prefix = path.join(tmp, 'git-prefix');
-    // The devDependencies the build needs come from the npm cache (`npm ci` filled it); nothing from the network.
-    const { npm_config_cache: _emptyCache, ...env } = offlineEnv();
+    // The devDependencies the build needs come from the npm cache (`npm ci` filled it, keyed by the
+    // default registry's URLs); `--offline` keeps npm off the network.
+    const { npm_config_cache: _emptyCache, npm_config_registry: _unreachable, ...env } = offlineEnv();
     execFileSync(NPM, ['install', '--prefix', prefix, `git+file://${bare}#${head}`], { cwd: tmp, env, encoding: 'utf8', stdio: 'pipe', timeout: 540_000 });
     gitBin = path.join(prefix, 'node_modules/.bin/copilot-onboarding');
   }, 600_000);
