@@ -85,13 +85,13 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
         }
         if (res.outcome !== 'answered' || res.answer === null) {
           return refusal(
-            { code: 'NOT_ANSWERED', message: `No answer: ${res.reason ?? res.outcome} No question file was written.`, next: 'Do not assume an answer; ask again later or continue without it.' },
+            { code: ErrorCode.NOT_ANSWERED, message: `No answer: ${res.reason ?? res.outcome} No question file was written.`, next: 'Do not assume an answer; ask again later or continue without it.' },
             { answer: null, saved_to: null, outcome: res.outcome, trace: res.trace.path },
           );
         }
         // A late answer to a cancelled call is dropped by the SDK anyway; do not persist it.
         if (extra.signal.aborted) {
-          return refusal({ code: 'NOT_ANSWERED', message: 'The call was cancelled before the answer arrived; it was not saved.' }, { answer: null, saved_to: null, outcome: 'cancelled', trace: res.trace.path });
+          return refusal({ code: ErrorCode.NOT_ANSWERED, message: 'The call was cancelled before the answer arrived; it was not saved.' }, { answer: null, saved_to: null, outcome: 'cancelled', trace: res.trace.path });
         }
         const saved = await saveQuestion(root, {
           timestamp: new Date().toISOString(),
