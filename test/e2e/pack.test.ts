@@ -4,7 +4,7 @@
  * - the tarball: `npm pack` of the built tree, installed into a temporary prefix with no network
  *   (an empty npm cache, `--offline`, and an unreachable registry), then the installed bin run:
  *   --help, --version, serve (answers initialize over stdio) and demo --yes. Every dependency is
- *   inlined in dist/index.js, so the tarball installs alone. `npm test` builds first; the pack
+ *   inlined in dist/index.js and its chunks, so the tarball installs alone. `npm test` builds first; the pack
  *   skips `prepack` so that it does not rebuild dist/ under the tests running beside this one.
  * - a git URL: `npm install git+file://<bare clone>#<commit>` of this repository's HEAD, which
  *   builds on install (the `prepare` script, after npm installs the devDependencies in its own
@@ -12,7 +12,7 @@
  *   `npm ci` filled. It tests the committed tree, not uncommitted edits.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,10 +84,14 @@ describe('npm package', () => {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    // Every chunk the build made ships, and nothing else of dist/.
+    const chunks = readdirSync(path.join(REPO, 'dist/chunks')).map((f) => `dist/chunks/${f}`);
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/THIRD-PARTY-LICENSES.txt', 'dist/index.js', ...chunks].sort());
     // Nothing that cannot run from the tarball: scripts needing the repository's sources or devDependencies stay out.
     expect(files).not.toContain('examples/make-state-example.mjs');
     const code = files.filter((f) => /\.(m?js|cjs|ts)$/.test(f) && !f.startsWith('examples/orders-service/'));
-    expect(code, 'the only script is the bundled bin (the example repository is data)').toEqual(['dist/index.js']);
+    expect(code.every((f) => f === 'dist/index.js' || f.startsWith('dist/chunks/')), `only the bundled bin and its chunks (the example repository is data): ${code.join(', ')}`).toBe(true);
     expect(files.filter((f) => f.startsWith('dist/testing/') || f.startsWith('server/') || f.startsWith('test/'))).toEqual([]);
     expect(readFileSync(path.join(REPO, 'dist/index.js'), 'utf8')).not.toMatch(/sourceMappingURL/);
   });
