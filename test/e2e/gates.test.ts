@@ -133,7 +133,7 @@ describe('approve: nothing but an accepted, ticked form approves', () => {
     await hh.waitForElicitation();
     await hh.close();
     expect(await pending).toBeInstanceOf(Error);
-    await vi.waitFor(async () => expect((await readTraces(hh.root))[0]).toMatchObject({ action: 'approve', outcome: 'cancelled' }));
+    await vi.waitFor(async () => expect((await readTraces(hh.root))[0]).toMatchObject({ action: 'approve', outcome: 'cancelled', error: expect.stringMatching(/^disconnect: the client disconnected while the form was open/) }));
     expect(await digest(hh.root)).toEqual(before);
   });
 

@@ -13,6 +13,7 @@ import type { Analysis, RefusedSource, Snapshot } from '../core/types.js';
 import type { Plan } from '../schemas/plan.js';
 import { budgetWarnings, figureLine, SURFACE_NAMES, type LoadFigure } from '../core/loads.js';
 import type { Recovery } from './recover.js';
+import { sanitize } from '../core/sanitize.js';
 
 /** The most items of one list in a result, and the longest string kept in full. */
 const MAX_ITEMS = 100;
@@ -27,6 +28,8 @@ function clip(value: string, max = MAX_STRING): string {
   return `${value.slice(0, /[\ud800-\udbff]/.test(value[max - 1] ?? '') ? max - 1 : max)}… (${Buffer.byteLength(value, 'utf8').toLocaleString('en-US')} bytes)`;
 }
 const clipOrNull = (v: string | null, max = MAX_STRING) => (v === null ? null : clip(v, max));
+/** An untrusted string (already clipped) for the text renderings: one line, no control, escape or bidi character. */
+const t = (v: string) => sanitize(v, Number.MAX_SAFE_INTEGER);
 
 /** Lists cut to MAX_ITEMS, with the full count of each list that was cut. */
 class Bounded {
@@ -89,18 +92,18 @@ export type AnalysisFacts = ReturnType<typeof analysisFacts>;
 /** `next` is the step to suggest, named for the channel (a tool name or a command). */
 export function analysisText(f: AnalysisFacts, next = 'onboarding_propose builds a plan (it changes no instruction file).'): string {
   const lines = [`Pattern: ${f.pattern}.`];
-  for (const s of f.sources) lines.push(`Source ${s.path} (${s.kind}): ${s.chars.toLocaleString('en-US')} characters, ${s.lines} lines.`);
-  for (const r of f.refused) lines.push(`Refused ${r.path}: ${r.reason}.`);
+  for (const s of f.sources) lines.push(`Source ${t(s.path)} (${s.kind}): ${s.chars.toLocaleString('en-US')} characters, ${s.lines} lines.`);
+  for (const r of f.refused) lines.push(`Refused ${t(r.path)}: ${t(r.reason)}.`);
   if (f.sections.length) {
     lines.push(`${f.truncated?.counts.sections ?? f.sections.length} section(s):`);
-    for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${s.id}  "${s.title}"  lines ${s.startLine}-${s.endLine}${s.proposed ? '  (proposed topic group)' : ''}`);
+    for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${s.id}  "${t(s.title)}"  lines ${s.startLine}-${s.endLine}${s.proposed ? '  (proposed topic group)' : ''}`);
     const total = f.truncated?.counts.sections ?? f.sections.length;
     if (total > MAX_TEXT_ITEMS) lines.push(`  … and ${total - MAX_TEXT_ITEMS} more`);
   }
   const problems = f.truncated?.counts.problems ?? f.problems.length;
   lines.push(problems ? `${problems} problem(s):` : 'No problems found.');
-  for (const p of f.problems.slice(0, 30)) lines.push(`  ${p.severity} ${p.code}: ${p.message}${p.lines.length ? ` (line ${p.lines.slice(0, 6).join(', ')})` : ''}`);
-  if (f.otherAgentFiles.length) lines.push(`Other agents' files found (reported only): ${f.otherAgentFiles.slice(0, MAX_TEXT_ITEMS).join(', ')}${f.otherAgentFiles.length > MAX_TEXT_ITEMS ? ', …' : ''}.`);
+  for (const p of f.problems.slice(0, 30)) lines.push(`  ${p.severity} ${p.code}: ${t(p.message)}${p.lines.length ? ` (line ${p.lines.slice(0, 6).join(', ')})` : ''}`);
+  if (f.otherAgentFiles.length) lines.push(`Other agents' files found (reported only): ${f.otherAgentFiles.slice(0, MAX_TEXT_ITEMS).map(t).join(', ')}${f.otherAgentFiles.length > MAX_TEXT_ITEMS ? ', …' : ''}.`);
   lines.push(`Next: ${next}`);
   return lines.join('\n');
 }
@@ -174,12 +177,12 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   if (f.nothingToMigrate) lines.push('Nothing to migrate: no section has a confident path scope, or the repository is already migrated.');
   lines.push('', '| section | lines | destination | applyTo | evidence |', '|---|---|---|---|---|');
   for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) {
-    lines.push(`| ${s.title.replace(/\|/g, '\\|').slice(0, 60)} | ${s.startLine}-${s.endLine} | ${s.destination} | ${s.applyTo ? `"${s.applyTo}"` : '(repo-wide)'} | ${s.evidence.slice(0, 3).join('; ').replace(/\|/g, '\\|') || '—'} |`);
+    lines.push(`| ${t(s.title.slice(0, 60)).replace(/\|/g, '\\|')} | ${s.startLine}-${s.endLine} | ${t(s.destination)} | ${s.applyTo ? `"${t(s.applyTo)}"` : '(repo-wide)'} | ${t(s.evidence.slice(0, 3).join('; ')).replace(/\|/g, '\\|') || '—'} |`);
   }
   const sections = f.truncated?.counts.sections ?? f.sections.length;
   if (sections > MAX_TEXT_ITEMS) lines.push(`| … ${sections - MAX_TEXT_ITEMS} more | | | | |`);
   lines.push('', 'Operations:');
-  for (const o of f.operations.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${o.op.padEnd(6)} ${o.path} (${o.size.toLocaleString('en-US')} bytes)`);
+  for (const o of f.operations.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${o.op.padEnd(6)} ${t(o.path)} (${o.size.toLocaleString('en-US')} bytes)`);
   const ops = f.truncated?.counts.operations ?? f.operations.length;
   if (ops > MAX_TEXT_ITEMS) lines.push(`  … and ${ops - MAX_TEXT_ITEMS} more: resource ${PLAN_RESOURCE} and ${f.planFile} have them all.`);
   if (!f.operations.length) lines.push('  none');
@@ -199,22 +202,22 @@ function loadsText(f: PlanFacts): string[] {
   const lines: string[] = [];
   const l = f.loads;
   if (l) {
-    lines.push('', `What loads where: ${l.line}`, `Characters attached per file (${n(l.files)} files of the tree), before → after the plan:`);
+    lines.push('', `What loads where: ${t(l.line)}`, `Characters attached per file (${n(l.files)} files of the tree), before → after the plan:`);
     for (const s of l.surfaces) lines.push(`  ${s.name}: ${statText(s.before)} → ${statText(s.after)}`);
     const head = l.surfaces.find((s) => s.surface === l.headline)!;
     const top = [...head.folders].sort((a, b) => b.after.max - a.after.max || b.before.max - a.before.max).slice(0, 10);
     if (top.length > 1) {
       lines.push(`  Per top-level folder (${head.name}, the ${top.length} with the largest files):`);
-      for (const g of top) lines.push(`    ${g.folder === '.' ? '(root files)' : `${g.folder}/`}: mean ${n(g.before.mean)} → ${n(g.after.mean)}, max ${n(g.before.max)} → ${n(g.after.max)} (${g.after.files === 1 ? '1 file' : `${n(g.after.files)} files`})`);
+      for (const g of top) lines.push(`    ${g.folder === '.' ? '(root files)' : `${t(g.folder)}/`}: mean ${n(g.before.mean)} → ${n(g.after.mean)}, max ${n(g.before.max)} → ${n(g.after.max)} (${g.after.files === 1 ? '1 file' : `${n(g.after.files)} files`})`);
     }
-    for (const w of l.budget.warnings) lines.push(`Warning ${w.code}: ${w.message}`);
+    for (const w of l.budget.warnings) lines.push(`Warning ${w.code}: ${t(w.message)}`);
   }
   if (f.leftover) {
     const now = l ? ` (now ${n(l.alwaysOn.before)})` : '';
     lines.push(`Leftover: .github/copilot-instructions.md keeps ${n(f.leftover.chars)} characters after the plan${now}, attached to every request on every surface.`);
     if (f.leftover.suggestions.length) {
       lines.push('Largest sections kept there, with candidate scopes (ask the human; apply the answers with overrides):');
-      for (const x of f.leftover.suggestions.slice(0, 5)) lines.push(`  ${x.section} "${x.title}" (${n(x.chars)} characters): ${x.candidates.length ? x.candidates.map((c) => `"${c}"`).join(' or ') : 'no candidate scope'}`);
+      for (const x of f.leftover.suggestions.slice(0, 5)) lines.push(`  ${t(x.section)} "${t(x.title)}" (${n(x.chars)} characters): ${x.candidates.length ? x.candidates.map((c) => `"${t(c)}"`).join(' or ') : 'no candidate scope'}`);
     }
   }
   return lines;

@@ -2,7 +2,8 @@
  * The workspace status shown by onboarding_status and `copilot-onboarding status`. It first
  * finishes any interrupted migration or rollback (as every gate does) and says what it did in
  * `recovered`, so the status it reports is the state the next gate will see; otherwise it
- * reads only.
+ * reads only. It never says `approved` unless the trace chain proves an approval the next
+ * migrate would accept.
  */
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { loadPlan } from '../io/plans.js';
@@ -90,6 +91,9 @@ export async function workspaceStatus(root: string, ttlMs: number, now = new Dat
     }
     out.currentPlan = { ...state.currentPlan, operations };
   }
+  // onboarding.json is a cache: "approved" is reported only when the chain holds a valid, unused
+  // approval of the current plan. A spent, expired or unproven approval leaves the plan proposed.
+  if (out.status === 'approved' && !out.approval?.valid) out.status = state.currentPlan ? 'proposed' : 'new';
   const last = state.migrations[state.migrations.length - 1];
   if (last) {
     out.lastMigration = { migrationId: last.migrationId, planId: last.planId, migratedAt: last.migratedAt, rolledBackAt: last.rolledBackAt, files: last.written.length };

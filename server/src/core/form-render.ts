@@ -10,6 +10,8 @@
  * `**` and `<id>` stay literal); every line a complete sentence (still readable when
  * whitespace collapses); the whole message at most 4,000 characters whatever the input.
  *
+ * question_ask's form is rendered here too: the agent's question is untrusted text like a heading.
+ *
  * Security: every string that did not come from this module (paths, headings, globs, problem
  * messages, migration ids) passes through core/sanitize, so no control, escape or bidi
  * character reaches the person and no single value can push the question off the screen.
@@ -187,4 +189,18 @@ export function rollbackForm(r: RollbackFormInput): string {
       }
     : null;
   return assemble(head, list, ['Choose Yes (true) to roll back now, or decline.']);
+}
+
+/**
+ * The question_ask form: the agent's question, line by line through core/sanitize as prose (no
+ * raw HTML, emphasis or links; no control, escape, bidi or separator character; line breaks
+ * kept as line breaks). Null when the safe text is longer than a form may be: a person must
+ * see the whole question, so the caller refuses it rather than cut it.
+ */
+export function questionForm(question: string): string | null {
+  const text = question
+    .split(/\r\n|\r|\n/)
+    .map((line) => prose(line, Number.MAX_SAFE_INTEGER))
+    .join('\n');
+  return text.length <= FORM_MAX_CHARS ? text : null;
 }
