@@ -398,3 +398,23 @@ export function scopeCandidates(text: string | SectionText, idx: FileIndex): Can
   }
   return out.slice(0, 3);
 }
+
+const TEST_FILE_GLOBS = new Set([...Object.values(TEST_GLOBS).flat(), ...TEST_DIRS]);
+
+/**
+ * The name of what a scope's globs are, for the file that holds it: the taxonomy topic whose
+ * globs hold them all (the narrowest), `Testing` for test files, or the folder (or two) they
+ * cover (`src/api/**` is `api`). Null when they are none of these (a mix of folders and kinds).
+ */
+export function topicName(globs: readonly string[]): string | null {
+  if (!globs.length) return null;
+  if (globs.every((g) => TEST_FILE_GLOBS.has(g))) return 'Testing';
+  let best: Topic | null = null;
+  for (const t of TOPICS) {
+    if (t.globs.length && globs.every((g) => t.globs.includes(g)) && (!best || t.globs.length < best.globs.length)) best = t;
+  }
+  if (best) return best.name;
+  const dirs = globs.map((g) => /^(?:\*\*\/)?([^*?[\]{}()!]+)\/\*\*$/.exec(g)?.[1]);
+  if (dirs.length <= 2 && dirs.every((d) => d !== undefined)) return [...new Set(dirs.map((d) => d!.slice(d!.lastIndexOf('/') + 1)))].join(' ');
+  return null;
+}

@@ -1,0 +1,124 @@
+/**
+ * One file per topic: sections (and split subsections) that get the same scope go into one
+ * instruction file, in source order, named after the topic, with a one-line description from
+ * its headings; the lossless proof holds over the merged pieces. Also the regression case of
+ * issue 20: a 100 KiB synthetic monolith of eight topics gives at most 12 files.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../server/src/core/analyze.js';
+import { buildPlan, verifyLossless } from '../../server/src/core/plan.js';
+import { sha256Hex } from '../../server/src/core/canonical.js';
+import { DESCRIPTION_MAX, REPO_WIDE_PATH, describeHeadings, readFrontMatter } from '../../server/src/core/copilot-format.js';
+import { topicName } from '../../server/src/core/scope.js';
+import type { Override, Plan } from '../../server/src/schemas/plan.js';
+import type { Snapshot } from '../../server/src/core/types.js';
+import { syntheticMonolith } from '../helpers/monolith.js';
+
+const FILES = ['.github/workflows/ci.yml', 'package.json', 'scripts/export.py', 'scripts/lib/util.py', 'src/api/orders.ts', 'src/orders.test.ts', 'src/orders.ts', 'web/App.tsx'];
+
+function planOf(text: string, files = FILES, overrides: Override[] = []): { plan: Plan; bytes: Buffer } {
+  const bytes = Buffer.from(text, 'utf8');
+  const snapshot: Snapshot = { sources: [{ path: REPO_WIDE_PATH, kind: 'copilot-repo', bytes, size: bytes.length, sha256: sha256Hex(bytes) }], refused: [], files: [...files].sort(), filesTruncated: false };
+  return { plan: buildPlan({ snapshot, analysis: analyze(snapshot), overrides }), bytes };
+}
+
+function outputs(plan: Plan): Map<string, Uint8Array | null> {
+  return new Map(plan.operations.map((o) => [o.path, o.content === null ? null : Buffer.from(o.content, 'utf8')]));
+}
+
+describe('one file per topic', () => {
+  const text = [
+    '# Project\n\nBe brief.\n\n',
+    '## Python style\n\n- Use type hints in `*.py` files.\n\n',
+    '## Commit messages\n\n- Imperative mood.\n\n',
+    '## Python packaging\n\n- Keep `pyproject.toml` tidy; Python 3.12.\n\n',
+    '## Python errors\n\n- Raise specific exceptions in Python.\n\n',
+  ].join('');
+
+  it('sections with the same scope share one file named after the topic, in source order', () => {
+    const { plan, bytes } = planOf(text);
+    const py = plan.sections.filter((s) => s.title.startsWith('Python'));
+    expect(py.map((s) => s.destination)).toEqual(Array(3).fill('.github/instructions/python.instructions.md'));
+    expect(py.every((s) => s.applyTo === '**/*.py')).toBe(true);
+    expect(plan.operations.filter((o) => o.op === 'create').map((o) => o.path)).toEqual(['.github/instructions/python.instructions.md']);
+    const file = plan.operations.find((o) => o.path.endsWith('python.instructions.md'))!.content!;
+    const bodies = ['## Python style', '## Python packaging', '## Python errors'].map((h) => file.indexOf(h));
+    expect(bodies.every((i, k) => i > 0 && (k === 0 || i > bodies[k - 1]!))).toBe(true);
+    // Commit messages stay repository-wide, between two Python sections in the source.
+    expect(plan.operations.find((o) => o.path === REPO_WIDE_PATH)!.content).toContain('## Commit messages');
+    // Three pieces from three places of the source, in source order, each byte in exactly one output.
+    const out = plan.lossless.outputs.find((o) => o.path.endsWith('python.instructions.md'))!;
+    expect(out.pieces.length).toBe(2); // "Python packaging" and "Python errors" are adjacent: one piece
+    expect(out.pieces[0]!.sourceEnd).toBeLessThan(out.pieces[1]!.sourceStart);
+    expect(verifyLossless(plan, new Map([[REPO_WIDE_PATH, bytes]]), outputs(plan))).toEqual({ ok: true, errors: [] });
+    expect(py[0]!.evidence.some((e) => /merged into \.github\/instructions\/python\.instructions\.md with/.test(e))).toBe(true);
+  });
+
+  it('a file holding several headings gets a one-line description from them next to applyTo', () => {
+    const { plan } = planOf(text);
+    const fm = readFrontMatter(plan.operations.find((o) => o.path.endsWith('python.instructions.md'))!.content!);
+    expect(fm.applyTo).toBe('**/*.py');
+    expect(fm.description).toBe('Python style; Python packaging; Python errors');
+  });
+
+  it('different scopes stay apart; an explicit destination still names its own file', () => {
+    const { plan } = planOf(text, FILES, [{ section: 'Python errors', destination: 'errors', applyTo: 'scripts/**' }]);
+    const dest = Object.fromEntries(plan.sections.map((s) => [s.title, s.destination]));
+    expect(dest['Python style']).toBe('.github/instructions/python.instructions.md');
+    expect(dest['Python packaging']).toBe('.github/instructions/python.instructions.md');
+    expect(dest['Python errors']).toBe('.github/instructions/errors.instructions.md');
+  });
+
+  it('an inferred topic equal to an explicit destination merges into it', () => {
+    const { plan } = planOf(text, FILES, [{ section: 'Commit messages', destination: 'python', applyTo: '**/*.py' }]);
+    expect(new Set(plan.sections.filter((s) => s.kind !== 'preamble').map((s) => s.destination))).toEqual(new Set(['.github/instructions/python.instructions.md']));
+  });
+
+  it('a topic name never takes an existing file: the slug gets a suffix', () => {
+    const { plan } = planOf(text, [...FILES, '.github/instructions/python.instructions.md']);
+    expect(plan.sections.find((s) => s.title === 'Python style')!.destination).toBe('.github/instructions/python-2.instructions.md');
+  });
+});
+
+describe('topicName', () => {
+  it('names a scope after its taxonomy topic, test files, or its folder', () => {
+    expect(topicName(['**/*.py'])).toBe('Python');
+    expect(topicName(['**/*.tsx'])).toBe('React');
+    expect(topicName(['**/*.ts', '**/*.tsx'])).toBe('TypeScript');
+    expect(topicName(['**/*.test.ts', '**/test_*.py'])).toBe('Testing');
+    expect(topicName(['.github/workflows/**'])).toBe('CI');
+    expect(topicName(['src/api/**'])).toBe('api');
+    expect(topicName(['frontend/**', 'backend/**'])).toBe('frontend backend');
+    expect(topicName(['src/**', '**/*.py'])).toBeNull();
+    expect(topicName([])).toBeNull();
+  });
+});
+
+describe('describeHeadings', () => {
+  it('is one bounded line of distinct titles without emphasis, then how many more', () => {
+    expect(describeHeadings(['**CRITICAL: Tests**', 'Tests', 'Tests'], 'x')).toBe('CRITICAL: Tests; Tests');
+    expect(describeHeadings([], 'fallback')).toBe('fallback');
+    const many = Array.from({ length: 40 }, (_, i) => `Python rules ${i + 1}`);
+    const d = describeHeadings(many, 'x');
+    expect(d).toMatch(/^Python rules 1; Python rules 2; .* and \d+ more$/);
+    expect(d.length).toBeLessThanOrEqual(DESCRIPTION_MAX + ' and 40 more'.length);
+    expect(d).not.toMatch(/[\r\n]/);
+    expect(describeHeadings(['x'.repeat(1000)], 'y').length).toBeLessThanOrEqual(DESCRIPTION_MAX);
+  });
+});
+
+describe('the 100 KiB eight-topic monolith (issue 20)', () => {
+  const TREE = ['package.json', 'README.md', 'src/index.ts', 'src/app.tsx', 'src/app.test.ts', 'scripts/build.py', 'cmd/server/main.go', '.github/workflows/ci.yml', 'docs/guide.md', 'db/migrations/001.sql'];
+  it('gives at most 12 files, never two with the same applyTo, and loses no byte', async () => {
+    const text = await syntheticMonolith(100 * 1024, 42);
+    const { plan, bytes } = planOf(text, TREE);
+    const created = plan.operations.filter((o) => o.op === 'create');
+    expect(created.length).toBeGreaterThanOrEqual(6);
+    expect(created.length).toBeLessThanOrEqual(12);
+    const scopes = created.map((o) => readFrontMatter(o.content!).applyTo);
+    expect(new Set(scopes).size).toBe(scopes.length);
+    expect(created.map((o) => o.path)).toEqual(expect.arrayContaining(['.github/instructions/python.instructions.md', '.github/instructions/go.instructions.md', '.github/instructions/ci.instructions.md']));
+    expect(plan.lossless.ok).toBe(true);
+    expect(verifyLossless(plan, new Map([[REPO_WIDE_PATH, bytes]]), outputs(plan)).ok).toBe(true);
+  });
+});
