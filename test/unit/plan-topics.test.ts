@@ -9,7 +9,8 @@ import { analyze } from '../../server/src/core/analyze.js';
 import { buildPlan, verifyLossless } from '../../server/src/core/plan.js';
 import { sha256Hex } from '../../server/src/core/canonical.js';
 import { DESCRIPTION_MAX, REPO_WIDE_PATH, describeHeadings, readFrontMatter } from '../../server/src/core/copilot-format.js';
-import { topicName } from '../../server/src/core/scope.js';
+import { inferScope, topicName } from '../../server/src/core/scope.js';
+import { FileIndex } from '../../server/src/core/file-index.js';
 import type { Override, Plan } from '../../server/src/schemas/plan.js';
 import type { Snapshot } from '../../server/src/core/types.js';
 import { syntheticMonolith } from '../helpers/monolith.js';
@@ -120,5 +121,50 @@ describe('the 100 KiB eight-topic monolith (issue 20)', () => {
     expect(created.map((o) => o.path)).toEqual(expect.arrayContaining(['.github/instructions/python.instructions.md', '.github/instructions/go.instructions.md', '.github/instructions/ci.instructions.md']));
     expect(plan.lossless.ok).toBe(true);
     expect(verifyLossless(plan, new Map([[REPO_WIDE_PATH, bytes]]), outputs(plan)).ok).toBe(true);
+  });
+});
+
+describe('scopes from the repository\'s evidence (issue 20 §2)', () => {
+  const scope = (title: string, body: string, files: string[]) => inferScope({ title, kind: 'heading' }, `## ${title}\n\n${body}`, new FileIndex(files));
+
+  it('a heading of generic words never makes a folder scope because a folder shares the word', () => {
+    const files = ['web/overview/Range.tsx', 'web/App.tsx', 'src/main.py', 'src/api/routes.py'];
+    expect(scope('Overview', '- This service answers questions.\n', files).applyTo).toBeNull();
+    expect(scope('Architecture', '- Layers talk through interfaces.\n', [...files, 'docs/architecture/a.md']).applyTo).toBeNull();
+    // A folder's own name still names it.
+    expect(scope('API', '- Validate every request.\n', files).applyTo).toEqual(['src/api/**']);
+  });
+
+  it('a folder named by a heading word is one a maintainer would name: at most three levels down', () => {
+    const files = ['src/PowerShell/Kestrun/Public/Logging/core/Close.ps1', 'src/PowerShell/Kestrun/Public/Logging/x.ps1', 'src/a.cs'];
+    expect(scope('Core patterns', '- Keep it simple.\n', files).applyTo).toBeNull();
+  });
+
+  it('tests: the test folder of the tree when nearly all its tests live there', () => {
+    const files = ['tests/test_a.py', 'tests/unit/test_b.py', 'tests/conftest.py', 'tests/data/x.json', 'pkg/main.py'];
+    const r = scope('Testing', '- Use pytest fixtures.\n', files);
+    expect(r.applyTo).toEqual(['tests/**']);
+    expect(r.evidence.join('\n')).toContain('under tests/');
+    // Tests next to the code: the file patterns.
+    const colocated = scope('Testing', '- Use vitest.\n', ['src/a.ts', 'src/a.test.ts', 'web/b.test.ts']);
+    expect(colocated.applyTo).toEqual(['**/*.test.ts']);
+  });
+
+  it('under "rules" or "guidelines", a folder named twice is the scope; under a how-to-work heading it must carry the section', () => {
+    const files = ['src/billing/a.py', 'src/worker/main.py', 'web/App.tsx'];
+    const twice = scope('Design guidelines', '- Money lives in `src/billing/`.\n- Keep it small.\n- Never float.\n- Round half even.\n- Every rate in `src/billing/` is a Decimal.\n- Log amounts.\n- Test rounding.\n- Document.\n', files);
+    expect(twice.applyTo).toEqual(['src/billing/**']);
+    const commits = scope('Commit messages', '- Mention `src/billing/` changes.\n- Use the imperative.\n- Keep subjects short.\n- Reference issues.\n- One change per commit.\n- Also name `src/billing/` in the body.\n- Sign off.\n- No WIP.\n', files);
+    expect(commits.applyTo).toBeNull();
+  });
+});
+
+describe('one file per taxonomy topic', () => {
+  it('test scopes of different languages share one testing file with their globs joined', () => {
+    const text = '## Testing\n\n- Use vitest for `*.test.ts` files.\n\n## Commits\n\n- Imperative.\n\n## Python testing\n\n- Use pytest.\n';
+    const { plan } = planOf(text, ['src/a.ts', 'src/a.test.ts', 'pkg/test_a.py', 'pkg/a.py']);
+    const t = plan.sections.filter((s) => /testing/i.test(s.title));
+    expect(t.map((s) => s.destination)).toEqual(Array(2).fill('.github/instructions/testing.instructions.md'));
+    expect(t[0]!.applyTo).toBe('**/*.test.ts,**/test_*.py');
   });
 });

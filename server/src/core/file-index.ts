@@ -85,6 +85,31 @@ export class FileIndex {
     return this.files.length >= 10 && count >= this.files.length * 0.9;
   }
 
+  /**
+   * The folder most of the files `globs` match sit in, when its name says what they are
+   * (`isFolder` of the segment, e.g. `tests`): the path up to that segment, the share of the
+   * matched files under it, and how many files were matched. Null when nothing matches.
+   */
+  mainFolder(globs: readonly string[], isFolder: (segment: string) => boolean): { dir: string; share: number; matched: number } | null {
+    const tests = globs.map(globTest);
+    const byDir = new Map<string, number>();
+    let matched = 0;
+    for (const f of this.files) {
+      if (!tests.some((t) => t(f))) continue;
+      matched++;
+      const segs = f.split('/');
+      const i = segs.slice(0, -1).findIndex(isFolder);
+      if (i >= 0) {
+        const d = segs.slice(0, i + 1).join('/');
+        byDir.set(d, (byDir.get(d) ?? 0) + 1);
+      }
+    }
+    if (!matched) return null;
+    let best: [string, number] | null = null;
+    for (const e of byDir) if (!best || e[1] > best[1] || (e[1] === best[1] && e[0] < best[0])) best = e;
+    return best ? { dir: best[0], share: best[1] / matched, matched } : { dir: '', share: 0, matched };
+  }
+
   /** Directory path -> number of files under it. */
   private get dirs(): Map<string, number> {
     if (!this.dirCounts) {

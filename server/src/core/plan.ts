@@ -19,7 +19,7 @@ import { asBuffer, checkLossless } from './lossless.js';
 import { type NormOverride, invalid, resolveOverrides, storedOverrides } from './overrides.js';
 import { FileIndex } from './file-index.js';
 import { SCAN_CAP } from './keywords.js';
-import { type Candidate, SectionText, inferScope, scopeCandidates, topicName } from './scope.js';
+import { type Candidate, SectionText, inferScope, scopeCandidates, topicOf } from './scope.js';
 import { slugAllocator, slugify } from './slug.js';
 import { type ParentHeading, type Unit, splitSubsections } from './subsections.js';
 import { buildOutputs } from './plan-outputs.js';
@@ -257,9 +257,10 @@ function decideScopes(units: readonly Unit[], resolved: ReadonlyMap<string, Norm
 
 /**
  * Step 2, destinations: one file per topic. Explicit destinations first; then the sections
- * inference scopes, grouped by scope: every section with the same globs (and the same
- * excludeAgent) goes to one file, named after what those globs are (topicName), else after
- * the first of its sections. A topic name
+ * inference scopes, grouped by scope: every section with the same globs, or with globs of one
+ * taxonomy topic (Python files, test files), and the same excludeAgent goes to one file, whose
+ * applyTo joins its sections' globs, named after what those globs are (topicOf), else after the
+ * first of its sections. A topic name
  * equal to an explicit destination merges into it (the agent saw that slug in the previous plan
  * and asked to put another section there); other names avoid existing files. Sections with a
  * destination but no globs of their own take the group's. Returns slug -> group, in the order
@@ -282,10 +283,12 @@ function assignDestinations(decisions: Decision[], snapshot: Snapshot): Map<stri
   const byScope = new Map<string, string>();
   for (const d of decisions) {
     if (d.slug !== null || d.globs === null) continue;
-    const key = `${[...new Set(d.globs)].sort().join('\n')}\0${d.excludeAgent ?? ''}`;
+    // One file per topic: the same scope, or scopes of one taxonomy topic (Python files, tests).
+    const topic = topicOf(d.globs);
+    const key = `${topic?.kind === 'topic' ? `topic:${topic.name}` : [...new Set(d.globs)].sort().join('\n')}\0${d.excludeAgent ?? ''}`;
     let slug = byScope.get(key);
     if (slug === undefined) {
-      const base = slugify(topicName(d.globs) ?? d.section.title);
+      const base = slugify(topic?.name ?? d.section.title);
       slug = explicit.has(base) ? base : allocate(base);
       byScope.set(key, slug);
     }

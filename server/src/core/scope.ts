@@ -15,7 +15,7 @@
  */
 import type { ScopeResult } from './types.js';
 import { type FileIndex, depth, normName } from './file-index.js';
-import { EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
+import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
 import { scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
 
 /** When the heading names the topic, the body only adds evidence and hints: its start is enough. */
@@ -62,6 +62,24 @@ function finish(idx: FileIndex, signal: string[], globs: readonly string[], what
   }
   if (kept.globs.some((g) => EVERYWHERE.has(g))) return repoWide([...signal, 'no scope: "**" applies everywhere']);
   return { applyTo: kept.globs, evidence: [...signal, ...kept.evidence] };
+}
+
+/** Folder names that hold tests. */
+const TEST_FOLDER_RE = /^(?:tests?|specs?|__tests__|e2e)$/i;
+/** When at least this share of the tree's test files sit in one test folder, that folder is the scope. */
+const TEST_FOLDER_SHARE = 0.8;
+
+/**
+ * The tests the tree has: when nearly all files the test globs match sit in one test folder
+ * (`tests/`, `frontend/test/`), that folder (where a maintainer puts test rules, fixtures and
+ * helpers included); else the globs.
+ */
+function testFolder(idx: FileIndex, globs: string[], signal: string[]): string[] {
+  if (!globs.length) return globs;
+  const main = idx.mainFolder(globs, (seg) => TEST_FOLDER_RE.test(seg));
+  if (!main || !main.dir || main.share < TEST_FOLDER_SHARE || main.matched < 2) return globs;
+  signal.push(`${Math.round(main.share * 100)} % of the ${main.matched} test files are under ${main.dir}/`);
+  return [`${main.dir}/**`];
 }
 
 /** Test file globs of these language families (all families when none is named). */
@@ -151,9 +169,13 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   const bodyPaths = pathSignal(idx, body().mentions, 'mentions');
   if (bodyPaths.overview) return repoWide([`no scope: mentions ${bodyPaths.globs.length} different paths (an overview)`]);
   if (bodyPaths.globs.length) {
-    // Under a generic heading the paths must carry the section, not be named in passing.
+    // Generic words never veto path evidence, but they ask for more of it: under a heading about
+    // how to work (build, commits, review) the paths must carry the section; under "rules",
+    // "guidelines" or "patterns" they must be named twice or carry it. Named once in passing
+    // under such a heading, a folder is not what the section is about.
+    const howToWork = CROSS_CUTTING_RE.test(title) || GENERAL_CORE_RE.test(title);
     const share = general ? lineShare(text, bodyPaths.raws) : 1;
-    if (share >= MIN_PATH_SHARE) {
+    if (share >= MIN_PATH_SHARE || (!howToWork && bodyPaths.repeated)) {
       if (general) bodyPaths.evidence.push(`${Math.round(share * 100)} % of its lines name these paths`);
       return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths');
     }
@@ -179,7 +201,7 @@ function lineShare(text: string, raws: readonly string[]): number {
  * only those count: the folders a section is about beat the ones it mentions in passing. A bare
  * file name (`plugin_api.py`) counts only when named twice and unique in the workspace.
  */
-function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string): Kept & { overview: boolean; raws: string[] } {
+function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string): Kept & { overview: boolean; raws: string[]; repeated: boolean } {
   const found: Array<{ glob: string; raw: string; count: number; line: string }> = [];
   for (const m of mentions) {
     let glob: string | null = null;
@@ -212,8 +234,12 @@ function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string)
     evidence: main.map((x) => `${where} ${quote(x.raw)}${times(x.count)}${x.line}`),
     raws: main.map((x) => x.raw),
     overview: main.length > 4,
+    repeated: top >= 2,
   };
 }
+
+/** A folder a heading names by its name alone sits at most this many slashes deep (`src/pkg/azure_api`). */
+const MAX_HEADING_DIR_DEPTH = 2;
 
 /** Words that may accompany a directory name in a heading ("Backend folder", "Frontend and backend"). */
 const DIR_FILLER = new Set(['directory', 'directories', 'folder', 'folders', 'dir', 'files', 'the', 'and', 'in', 'under', '&']);
@@ -224,11 +250,16 @@ const DIR_FILLER = new Set(['directory', 'directories', 'folder', 'folders', 'di
  * with any other word ("Code Components") names a concept, not a folder.
  */
 function headingDirectories(idx: FileIndex, title: string): string[] {
+  // A heading of generic words only ("Overview", "Core patterns" is not) names no folder, even
+  // when a folder happens to share the word.
+  if (title.split(/[^\p{L}\p{N}_-]+/u).every((w) => !w || DIR_FILLER.has(w.toLowerCase()) || GENERAL_RE.test(w))) return [];
   const resolve = (name: string): string | null => {
     const dirs = idx.dirsNamed(name);
     if (!dirs.length) return null;
-    // Only an unambiguous directory: the shallowest one if it is alone at its depth.
+    // Only an unambiguous directory a maintainer would name in a heading: the shallowest one,
+    // alone at its depth, at most three levels down (not `src/a/b/c/logging/core`).
     const d0 = dirs[0]!;
+    if (depth(d0) > MAX_HEADING_DIR_DEPTH) return null;
     if (dirs.length > 1 && depth(dirs[1]!) === depth(d0)) return null;
     const g = `${d0}/**`;
     const st = idx.stat(g);
@@ -311,7 +342,7 @@ function fromHeading(
       // A named language with no test files of its own gives no scope (never another language's tests).
       let cands = testGlobs(fams).filter((g) => idx.matches(g));
       if (!cands.length && !fams.length) cands = TEST_DIRS.filter((g) => idx.matches(g));
-      globs.push(...cands);
+      globs.push(...testFolder(idx, cands, signal));
       continue;
     }
     // With tests in the heading, a language only says whose tests ("Python tests" is not every .py file).
@@ -365,7 +396,7 @@ function fromBody(body: TextScan, idx: FileIndex): ScopeResult {
     const t = TOPICS[s.topic]!;
     if (t.id === 'tests') {
       const fams = [...new Set([...s.keywords.keys()].map((k) => TEST_HINTS[k]).filter((f): f is string => !!f))];
-      globs.push(...testGlobs(fams));
+      globs.push(...testFolder(idx, testGlobs(fams).filter((g) => idx.matches(g)), signal));
     } else globs.push(...t.globs);
   }
   return finish(idx, signal, globs, 'keywords');
@@ -407,14 +438,23 @@ const TEST_FILE_GLOBS = new Set([...Object.values(TEST_GLOBS).flat(), ...TEST_DI
  * cover (`src/api/**` is `api`). Null when they are none of these (a mix of folders and kinds).
  */
 export function topicName(globs: readonly string[]): string | null {
+  return topicOf(globs)?.name ?? null;
+}
+
+/**
+ * topicName, and whether the name is a topic of the taxonomy (`topic`: scopes of one topic share
+ * one file, their globs joined) or a folder's (`folder`: two folders of one name are two scopes).
+ */
+export function topicOf(globs: readonly string[]): { name: string; kind: 'topic' | 'folder' } | null {
   if (!globs.length) return null;
-  if (globs.every((g) => TEST_FILE_GLOBS.has(g))) return 'Testing';
+  const dirs = globs.map((g) => /^(?:\*\*\/)?([^*?[\]{}()!]+)\/\*\*$/.exec(g)?.[1]);
+  const testDir = (d: string | undefined): boolean => d !== undefined && TEST_FOLDER_RE.test(d.slice(d.lastIndexOf('/') + 1));
+  if (globs.every((g, i) => TEST_FILE_GLOBS.has(g) || testDir(dirs[i]))) return { name: 'Testing', kind: 'topic' };
   let best: Topic | null = null;
   for (const t of TOPICS) {
     if (t.globs.length && globs.every((g) => t.globs.includes(g)) && (!best || t.globs.length < best.globs.length)) best = t;
   }
-  if (best) return best.name;
-  const dirs = globs.map((g) => /^(?:\*\*\/)?([^*?[\]{}()!]+)\/\*\*$/.exec(g)?.[1]);
-  if (dirs.length <= 2 && dirs.every((d) => d !== undefined)) return [...new Set(dirs.map((d) => d!.slice(d!.lastIndexOf('/') + 1)))].join(' ');
+  if (best) return { name: best.name, kind: 'topic' };
+  if (dirs.length <= 2 && dirs.every((d) => d !== undefined)) return { name: [...new Set(dirs.map((d) => d!.slice(d!.lastIndexOf('/') + 1)))].join(' '), kind: 'folder' };
   return null;
 }
