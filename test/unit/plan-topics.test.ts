@@ -159,6 +159,35 @@ describe('scopes from the repository\'s evidence (issue 20 §2)', () => {
   });
 });
 
+describe('more evidence from the tree', () => {
+  const scope = (title: string, body: string, files: string[]) => inferScope({ title, kind: 'heading' }, `## ${title}\n\n${body}`, new FileIndex(files));
+
+  it('a file at the root named by the heading is path evidence (VERSION, CHANGELOG.md, Makefile)', () => {
+    const files = ['VERSION', 'CHANGELOG.md', 'Makefile', 'docs/a.md', 'src/version.py'];
+    expect(scope('VERSION file rules', '- Bump it on release.\n', files).applyTo).toEqual(['VERSION']);
+    expect(scope('CHANGELOG rules', '- Keep an Unreleased section.\n', files).applyTo).toEqual(['CHANGELOG.md']);
+    expect(scope('Makefile targets', '- Every target is .PHONY.\n', files).applyTo).toEqual(['Makefile']);
+    // A word that only looks like a file name in lower case is not one.
+    expect(scope('Version control', '- Rebase often.\n', files).applyTo).toBeNull();
+  });
+
+  it('a documentation section that names the docs folder is scoped to it, not to every Markdown file', () => {
+    const files = ['docs/index.md', 'docs/_layouts/page.html', 'README.md', 'src/a.ts'];
+    expect(scope('Documentation site', '- Pages live in `docs/`; build with Jekyll.\n', files).applyTo).toEqual(['docs/**']);
+    expect(scope('Markdown', '- One sentence per line.\n', files).applyTo).toEqual(['**/*.md']);
+  });
+
+  it('the language of the code fences scopes a section without other evidence', () => {
+    const files = ['app/models.py', 'app/views.py', 'web/a.ts'];
+    const body = '- Prefer async.\n\n```python\nasync def f(): ...\n```\n\n```python\nawait f()\n```\n\n```bash\nuv run app\n```\n';
+    const r = scope('Async programming', body, files);
+    expect(r.applyTo).toEqual(['**/*.py']);
+    expect(r.evidence.join('\n')).toContain('code examples are py');
+    // Examples in two languages say nothing about one kind of file.
+    expect(scope('Async programming', `${body}\n\`\`\`ts\nawait g()\n\`\`\`\n\`\`\`ts\nx\n\`\`\`\n`, files).applyTo).toBeNull();
+  });
+});
+
 describe('one file per taxonomy topic', () => {
   it('test scopes of different languages share one testing file with their globs joined', () => {
     const text = '## Testing\n\n- Use vitest for `*.test.ts` files.\n\n## Commits\n\n- Imperative.\n\n## Python testing\n\n- Use pytest.\n';

@@ -140,6 +140,23 @@ export class FileIndex {
     return this.names.get(name) ?? [];
   }
 
+  /** Whether `name` is a file at the root of the tree. */
+  isRootFile(name: string): boolean {
+    return this.rootFiles.has(name);
+  }
+
+  /** The one root file named `stem.ext` for an upper-case `stem` (`CHANGELOG` -> `CHANGELOG.md`), or null. */
+  rootFileWithStem(stem: string): string | null {
+    const found = [...this.rootFiles].filter((f) => f.startsWith(`${stem}.`) && !f.slice(stem.length + 1).includes('.'));
+    return found.length === 1 ? found[0]! : null;
+  }
+
+  private roots: Set<string> | null = null;
+  private get rootFiles(): Set<string> {
+    this.roots ??= new Set(this.files.filter((f) => !f.includes('/')));
+    return this.roots;
+  }
+
   /** Resolve a bare file name (`plugin_api.py`) to the one file of that name, or null (none or several). */
   resolveFile(name: string): string | null {
     let found: string | null = null;

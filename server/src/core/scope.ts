@@ -140,6 +140,10 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   const heading = headingWork(title);
   const head = heading.head;
 
+  // 0. The heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`).
+  const rootFile = headingRootFile(idx, title);
+  if (rootFile) return finish(idx, [`${label} ${quote(title)} names ${rootFile}`], [rootFile], 'a root file');
+
   // 1. Heading names topics of the taxonomy.
   const hits = [...heading.hits];
   const needsBody = heading.needsBody;
@@ -182,8 +186,41 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   }
   if (general) return repoWide([`no scope: general section (${label} ${quote(title)})`]);
 
-  // 3. Body keywords: one family must clearly dominate, with repeated evidence.
+  // 3. The language of the section's code fences: its examples say which files it is about.
+  const fenced = fenceLanguage(body(), idx);
+  if (fenced) return fenced;
+
+  // 4. Body keywords: one family must clearly dominate, with repeated evidence.
   return fromBody(body(), idx);
+}
+
+/** Fences of command lines (```bash) show how to run things, not which files a section is about. */
+const COMMAND_FAMILIES = new Set(['shell', 'powershell']);
+
+/**
+ * The section's language from its code fences: at least two fences, all of one language family
+ * (command-line fences aside), whose files exist. The globs are that language's.
+ */
+function fenceLanguage(body: TextScan, idx: FileIndex): ScopeResult | null {
+  const byFamily = new Map<string, { n: number; topics: Set<number>; keys: string[] }>();
+  for (const sc of body.scores.values()) {
+    const t = TOPICS[sc.topic]!;
+    if (!t.language || COMMAND_FAMILIES.has(t.family)) continue;
+    for (const [k, n] of sc.keywords) {
+      if (!k.startsWith('```')) continue;
+      const e = byFamily.get(t.family) ?? { n: 0, topics: new Set<number>(), keys: [] };
+      e.topics.add(sc.topic);
+      if (!e.keys.includes(k)) (e.keys.push(k), (e.n += n));
+      byFamily.set(t.family, e);
+    }
+  }
+  if (byFamily.size !== 1) return null;
+  const [family, e] = [...byFamily][0]!;
+  if (e.n < 2) return null;
+  // The widest topic of the family the fences name (```ts and ```tsx together are TypeScript).
+  const topic = [...e.topics].map((i) => TOPICS[i]!).sort((a, b) => b.globs.length - a.globs.length)[0]!;
+  const r = finish(idx, [`its code examples are ${family} (${e.keys.join(', ')})`], topic.globs, `${family} files`);
+  return r.applyTo ? r : null;
 }
 
 /** Under a generic heading, at least this share of the section's lines must name its paths. */
@@ -236,6 +273,24 @@ function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string)
     overview: main.length > 4,
     repeated: top >= 2,
   };
+}
+
+/**
+ * A file at the root of the tree that a heading names: a word of the heading is its name
+ * (`Makefile`, `pyproject.toml`), or, for the upper-case names by convention (`VERSION`,
+ * `CHANGELOG.md`), its name without extension written in upper case.
+ */
+function headingRootFile(idx: FileIndex, title: string): string | null {
+  for (const raw of title.split(/[\s,;:()&/]+/)) {
+    const w = raw.replace(/^[`*_'"]+|[`*_'".!?]+$/g, '');
+    if (w.length < 4 || !/^[\w.-]+$/.test(w)) continue;
+    if (idx.isRootFile(w)) return w;
+    if (/^[A-Z]+$/.test(w)) {
+      const f = idx.rootFileWithStem(w);
+      if (f) return f;
+    }
+  }
+  return null;
 }
 
 /** A folder a heading names by its name alone sits at most this many slashes deep (`src/pkg/azure_api`). */
@@ -307,7 +362,20 @@ function fromHeading(
     if (s && s.keywords.size) signal.push(keywordEvidence(s));
   }
   const needMentions = topics.some((t) => t.prefersMentioned);
-  const mentionedGlobs = needMentions ? [...head.mentions, ...body.mentions].filter((m) => m.kind === 'glob' && !EVERYWHERE.has(m.value)) : [];
+  // The globs and existing folders the section names (`docs/`, `tests/e2e/`): the folder or kind
+  // of file it speaks of beats the topic's default globs.
+  const mentionedGlobs: Array<{ raw: string; value: string }> = [];
+  if (needMentions) {
+    for (const m of [...head.mentions, ...body.mentions]) {
+      if (m.kind === 'glob' && !EVERYWHERE.has(m.value)) mentionedGlobs.push(m);
+      else if (m.kind === 'dir') {
+        const g = idx.resolveDir(m.value);
+        // A folder counts by its own name (`docs/`, `e2e/`), not by a parent's (`tests/fixtures/`).
+        const own = `${m.value.slice(m.value.lastIndexOf('/') + 1)}/`;
+        if (g && topics.some((t) => t.prefersMentioned?.test(own)) && !idx.coversAlmostAll(idx.stat(g).count)) mentionedGlobs.push({ raw: m.raw, value: g });
+      }
+    }
+  }
   const isTests = topics.some((t) => t.id === 'tests');
   const globs: string[] = [];
   const mentionedUsed = new Set<string>();
