@@ -1,17 +1,22 @@
 /**
- * Section -> applyTo globs, with the evidence that led there.
+ * Section -> applyTo globs, with the evidence that led there: the repository's own evidence first.
  *
  * Signals, strongest first:
- * 1. the heading names a language, framework or topic of the taxonomy (taxonomy.ts);
- * 2. the section names a glob (`*.test.ts`) or a directory (`azure_api/`, "files under crates/")
- *    that exists in the workspace;
- * 3. body keywords, only when one family clearly dominates and repeats.
+ * 0. the heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`);
+ * 1. the heading names a language, framework, tool or topic of the taxonomy (taxonomy.ts); a
+ *    topic's folder the section names (`docs/`, `e2e/`) beats its default globs, and tests are
+ *    the tree's test folder when nearly all its tests live there;
+ * 2. the heading, then the body, names paths, globs, file names or folders that exist; a
+ *    heading of generic words ("Overview", "Guidelines") names no folder, and under such words
+ *    body paths must be named twice or carry the section (under how-to-work words: carry it);
+ * 3. the language of the section's code fences;
+ * 4. body keywords, only when one family clearly dominates and repeats.
  * A glob is kept only if it matches at least one workspace file (picomatch, `dot: true`).
- * Anything general (communication, principles, overview, the preamble) or spread over
- * unrelated languages stays repository-wide: `applyTo: null`.
+ * Anything general (communication, commits, review, the preamble) or spread over unrelated
+ * languages stays repository-wide: `applyTo: null`.
  *
  * Files are checked through a FileIndex built once per plan (file-index.ts); the words of the
- * text are found by keywords.ts.
+ * text are found by keywords.ts. topicOf names the file a scope goes to (plan.ts groups by it).
  */
 import type { ScopeResult } from './types.js';
 import { type FileIndex, depth, normName } from './file-index.js';
