@@ -5,6 +5,7 @@
  *
  *   node bench/eval-make-case.mjs --git-dir DIR --repo owner/name --kind split --commit SHA
  *   node bench/eval-make-case.mjs --git-dir DIR --repo owner/name --kind reassembly --commit SHA
+ *   (--humans-at SHA2: a split whose files got their final names in a follow-up commit SHA2)
  *
  * split: SHA is the maintainers' split commit. The monolith is `.github/copilot-instructions.md`
  *   of its parent; the tree is the parent's; the human files are the `.instructions.md` files the
@@ -21,7 +22,7 @@
  * metadata only (the harness skips it).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
@@ -41,6 +42,7 @@ const COPYABLE = new Set(['MIT', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', '
 export function spdxOf(text) {
   const t = text.replace(/\s+/g, ' ');
   if (/Business Source License/i.test(t)) return 'BUSL-1.1';
+  if (/PolyForm/i.test(t)) return 'LicenseRef-PolyForm';
   if (/GNU AFFERO GENERAL PUBLIC LICENSE/i.test(t)) return 'AGPL-3.0';
   if (/GNU LESSER GENERAL PUBLIC LICENSE/i.test(t)) return /Version 2\.1/i.test(t) ? 'LGPL-2.1' : 'LGPL-3.0';
   if (/GNU GENERAL PUBLIC LICENSE/i.test(t)) return /Version 2,/i.test(t) ? 'GPL-2.0' : 'GPL-3.0';
@@ -49,7 +51,7 @@ export function spdxOf(text) {
   if (/free and unencumbered software released into the public domain/i.test(t)) return 'Unlicense';
   if (/CC0 1\.0 Universal/i.test(t)) return 'CC0-1.0';
   if (/Attribution 4\.0 International/i.test(t)) return 'CC-BY-4.0';
-  if (/Permission is hereby granted, free of charge/i.test(t)) return /The above copyright notice and this permission notice shall be included/i.test(t) ? 'MIT' : 'MIT-0';
+  if (/Permission is hereby granted, free of charge/i.test(t) && /to deal in the Software without restriction/i.test(t)) return /The above copyright notice and this permission notice shall be included/i.test(t) ? 'MIT' : 'MIT-0';
   if (/Redistribution and use in source and binary forms/i.test(t)) return /Neither the name|endorse or promote/i.test(t) ? 'BSD-3-Clause' : 'BSD-2-Clause';
   if (/Permission to use, copy, modify,? and\/or distribute this software for any purpose/i.test(t)) return /provided that the above copyright notice/i.test(t) ? 'ISC' : '0BSD';
   return null;
@@ -132,9 +134,11 @@ function arg(name) {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-export function makeCase({ gitDir, repo, kind, commit: commitArg, notes = '' }) {
-  const commit = git(gitDir, ['rev-parse', `${commitArg}^{commit}`]).toString().trim();
-  const treeCommit = kind === 'split' ? git(gitDir, ['rev-parse', `${commit}^`]).toString().trim() : commit;
+export function makeCase({ gitDir, repo, kind, commit: commitArg, humansAt: humansArg, notes = '' }) {
+  const split = git(gitDir, ['rev-parse', `${commitArg}^{commit}`]).toString().trim();
+  const treeCommit = kind === 'split' ? git(gitDir, ['rev-parse', `${split}^`]).toString().trim() : split;
+  // A split finished in a follow-up commit (e.g. files renamed to *.instructions.md): humans read there.
+  const commit = humansArg ? git(gitDir, ['rev-parse', `${humansArg}^{commit}`]).toString().trim() : split;
   const at = lsTree(gitDir, commit);
   const instrPaths = at.filter((p) => INSTR_RE.test(p)).sort();
   const before = kind === 'split' ? new Set(lsTree(gitDir, treeCommit)) : null;
@@ -188,10 +192,11 @@ export function makeCase({ gitDir, repo, kind, commit: commitArg, notes = '' }) 
   const info = {
     repo,
     kind,
-    commit,
+    commit: split,
+    humansCommit: commit === split ? undefined : commit,
     treeCommit,
-    subject: git(gitDir, ['log', '-1', '--format=%s', commit]).toString().trim(),
-    date: git(gitDir, ['log', '-1', '--format=%cI', commit]).toString().trim(),
+    subject: git(gitDir, ['log', '-1', '--format=%s', split]).toString().trim(),
+    date: git(gitDir, ['log', '-1', '--format=%cI', split]).toString().trim(),
     license: spdx ?? 'NOASSERTION',
     licenseFile: licFile ?? null,
     vendored,
@@ -215,9 +220,23 @@ export function makeCase({ gitDir, repo, kind, commit: commitArg, notes = '' }) 
   return info;
 }
 
+/** A Markdown table of every case folder (for bench/eval-cases/README.md). */
+export function indexTable() {
+  const rows = ['| case | kind | commit | licence | text stored | human files (with applyTo) | monolith bytes | tree paths |', '|---|---|---|---|---|---|---|---|'];
+  for (const n of readdirSync(CASES_DIR).sort()) {
+    const f = path.join(CASES_DIR, n, 'case.json');
+    if (!existsSync(f)) continue;
+    const c = JSON.parse(readFileSync(f, 'utf8'));
+    const withApplyTo = c.humans.filter((h) => h.globs).length;
+    rows.push(`| ${c.repo} | ${c.kind} | \`${c.commit.slice(0, 10)}\`${c.humansCommit ? ` (files at \`${c.humansCommit.slice(0, 10)}\`)` : ''} | ${c.license} | ${c.vendored ? 'yes' : 'no (metadata only)'} | ${c.humans.length} (${withApplyTo}) | ${c.monolithBytes} | ${c.treeFiles}${c.treeCapped ? ' (capped)' : ''} |`);
+  }
+  return rows.join('\n');
+}
+
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  const info = makeCase({ gitDir: arg('--git-dir'), repo: arg('--repo'), kind: arg('--kind'), commit: arg('--commit'), notes: arg('--notes') ?? '' });
+if (isMain && process.argv.includes('--index')) console.log(indexTable());
+else if (isMain) {
+  const info = makeCase({ gitDir: arg('--git-dir'), repo: arg('--repo'), kind: arg('--kind'), commit: arg('--commit'), humansAt: arg('--humans-at'), notes: arg('--notes') ?? '' });
   const { humans, monolithParts, ...rest } = info;
   console.log(JSON.stringify(rest));
   for (const h of humans) console.log(`  ${h.path}\t${h.applyTo}\t${h.bytes} B\t${h.treeFilesMatched} files${h.everywhere ? ' (everywhere)' : ''}`);

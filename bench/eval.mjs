@@ -140,6 +140,7 @@ export function scoreRealCase(core, c) {
   }
   const best = (set, others) => others.reduce((m, o) => Math.max(m, jaccard(set, o.set)), 0);
   return {
+    textPlaced: textPlaced(plan, info, { hits, humans, unmatchable, repoWideDest: new Set([REPO_WIDE, ...plan.operations.filter((o) => o.content !== null && INSTR_RE.test(o.path) && !proposals.some((p) => p.path === o.path)).map((o) => o.path)]) }),
     name: c.name,
     repo: info.repo,
     kind: info.kind,
@@ -156,6 +157,34 @@ export function scoreRealCase(core, c) {
     repoWideRatio: info.humansRepoWideBytes > 0 ? planRepoWide / info.humansRepoWideBytes : null,
     filesCreated: plan.operations.filter((o) => o.op === 'create').length,
   };
+}
+
+/**
+ * Reassembly only (where each monolith byte's human file is known): of the bytes of human files,
+ * how many the plan sends where that human file's text belongs: a scoped human file's bytes to
+ * the written file paired with it (a hit), a repository-wide part's bytes (the existing
+ * `.github/copilot-instructions.md`, files matching every path) to the repository-wide file or a
+ * written file matching every path. Bytes of human files that match no path are not counted.
+ */
+function textPlaced(plan, info, { hits, humans, unmatchable, repoWideDest }) {
+  if (!info.monolithParts) return null;
+  const paired = new Map(hits.map((h) => [h.proposal, h.human]));
+  const scoped = new Set(humans.map((h) => h.path));
+  const skip = new Set(unmatchable);
+  let right = 0;
+  let total = 0;
+  const pieces = plan.sections.flatMap((x) => x.ranges.map((r) => ({ ...r, dest: x.destination })));
+  for (const part of info.monolithParts) {
+    if (skip.has(part.from)) continue;
+    total += part.end - part.start;
+    const wide = !scoped.has(part.from);
+    for (const p of pieces) {
+      const o = Math.min(p.end, part.end) - Math.max(p.start, part.start);
+      if (o <= 0) continue;
+      if (wide ? repoWideDest.has(p.dest) : paired.get(p.dest) === part.from) right += o;
+    }
+  }
+  return { right, total };
 }
 
 function median(xs) {
@@ -188,6 +217,10 @@ export function summarize(cases) {
     planRepoWide: sum((c) => c.planRepoWide),
     humansRepoWide: sum((c) => c.humansRepoWide),
     filesCreated: sum((c) => c.filesCreated),
+    textPlaced: (() => {
+      const t = cases.map((c) => c.textPlaced).filter(Boolean);
+      return t.length ? { right: t.reduce((n, x) => n + x.right, 0), total: t.reduce((n, x) => n + x.total, 0), cases: t.length, median: median(t.filter((x) => x.total > 0).map((x) => x.right / x.total)) } : null;
+    })(),
   };
 }
 
@@ -205,6 +238,30 @@ export function evaluateReal(core, names = realCaseNames()) {
 const pct = (x) => (x === null ? 'n/a' : `${(100 * x).toFixed(0)} %`);
 const times = (x) => (x === null ? 'n/a' : `${x.toFixed(2)}×`);
 
+/** Why a figure over these cases falls short: where the misses and the extra files are. */
+function why(cases, what) {
+  const top = (f) =>
+    cases
+      .map((c) => [c.repo, f(c)])
+      .filter(([, n]) => n > 0)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 5)
+      .map(([repo, n]) => `${repo} ${n}`)
+      .join(', ');
+  if (what === 'recall') {
+    const missed = cases.flatMap((c) => c.missed);
+    const near = missed.filter((m) => m.bestJaccard > 0).length;
+    return `${missed.length} human files matched by no written file (${near} share some files with a written file, below Jaccard 0.5; ${missed.length - near} share none); most in ${top((c) => c.missed.length)}. \`node bench/eval.mjs --units\` lists them.`;
+  }
+  if (what === 'precision') {
+    const extra = cases.flatMap((c) => c.unmatched);
+    const dup = cases.reduce((n, c) => n + c.unmatched.filter((u) => u.bestJaccard >= HIT_JACCARD).length, 0);
+    return `${extra.length} written files match no human file one to one (${dup} of them cover a human file's scope that another written file already took: more than one file per topic); most in ${top((c) => c.unmatched.length)}.`;
+  }
+  if (what === 'ratio') return `Largest ratios: ${cases.filter((c) => c.repoWideRatio !== null).sort((a, b) => b.repoWideRatio - a.repoWideRatio).slice(0, 5).map((c) => `${c.repo} ${c.repoWideRatio.toFixed(1)}×`).join(', ')}.`;
+  return `Bytes lost in ${cases.filter((c) => c.bytesLost > 0).map((c) => `${c.repo} (${c.bytesLost} B)`).join(', ')}.`;
+}
+
 /** Rows for bench/run.mjs: the real figures against the targets, then the regression set as info. */
 export function rows(r, labelled) {
   const out = [];
@@ -213,11 +270,14 @@ export function rows(r, labelled) {
     if (s.cases === 0) continue;
     const input = kind === 'all' ? `all ${s.cases} real cases (bench/eval-cases)` : `${s.cases} real ${kind === 'split' ? 'maintainers\u2019 splits' : 'reassembled repositories'}`;
     const target = kind === 'all';
-    out.push({ case: 'scope recall', input, value: `${pct(s.recall)} (${s.hits}/${s.humanUnits})`, target: '≥ 70 %', status: !target ? 'info' : s.recall >= 0.7 ? 'PASS' : 'MISS', note: `human files whose scope a written file matches (Jaccard ≥ ${HIT_JACCARD} over the tree, one to one); mean Jaccard of hits ${s.meanHitJaccard === null ? 'n/a' : s.meanHitJaccard.toFixed(2)}` });
-    out.push({ case: 'scope precision', input, value: `${pct(s.precision)} (${s.hits}/${s.proposalUnits})`, target: '≥ 90 %', status: !target ? 'info' : s.precision >= 0.9 ? 'PASS' : 'MISS', note: `written path-specific files that match a human file's scope; ${s.filesCreated} files created in all` });
-    out.push({ case: 'bytes lost', input, value: `${s.bytesLost} B`, target: '0', status: !target ? 'info' : s.bytesLost === 0 ? 'PASS' : 'MISS', note: s.casesLosingBytes.length ? `in ${s.casesLosingBytes.join(', ')}` : 'every monolith byte found in its output' });
-    out.push({ case: 'repository-wide after the plan', input, value: `${times(s.medianRepoWideRatio)} the humans' (median of ${s.ratioCases})`, target: '≤ 2×', status: !target ? 'info' : s.medianRepoWideRatio !== null && s.medianRepoWideRatio <= 2 ? 'PASS' : 'MISS', note: `${s.planRepoWide} B always-on after the plans vs ${s.humansRepoWide} B in the humans' repository-wide files (and files matching every path)` });
+    const cs = kind === 'all' ? r.cases : r.cases.filter((c) => c.kind === kind);
+    out.push({ case: 'scope recall', input, value: `${pct(s.recall)} (${s.hits}/${s.humanUnits})`, target: '≥ 70 %', status: !target ? 'info' : s.recall >= 0.7 ? 'PASS' : 'MISS', note: `human files whose scope a written file matches (Jaccard ≥ ${HIT_JACCARD} over the tree, one to one); mean Jaccard of hits ${s.meanHitJaccard === null ? 'n/a' : s.meanHitJaccard.toFixed(2)}`, why: why(cs, 'recall') });
+    out.push({ case: 'scope precision', input, value: `${pct(s.precision)} (${s.hits}/${s.proposalUnits})`, target: '≥ 90 %', status: !target ? 'info' : s.precision >= 0.9 ? 'PASS' : 'MISS', note: `written path-specific files that match a human file's scope; ${s.filesCreated} files created in all`, why: why(cs, 'precision') });
+    out.push({ case: 'bytes lost', input, value: `${s.bytesLost} B`, target: '0', status: !target ? 'info' : s.bytesLost === 0 ? 'PASS' : 'MISS', note: s.casesLosingBytes.length ? `in ${s.casesLosingBytes.join(', ')}` : 'every monolith byte found in its output', why: why(cs, 'lost') });
+    out.push({ case: 'repository-wide after the plan', input, value: `${times(s.medianRepoWideRatio)} the humans' (median of ${s.ratioCases})`, target: '≤ 2×', status: !target ? 'info' : s.medianRepoWideRatio !== null && s.medianRepoWideRatio <= 2 ? 'PASS' : 'MISS', note: `${s.planRepoWide} B always-on after the plans vs ${s.humansRepoWide} B in the humans' repository-wide files (and files matching every path)`, why: why(cs, 'ratio') });
   }
+  const tp = r.reassembly.textPlaced;
+  if (tp) out.push({ case: 'text placed with its scope', input: `${tp.cases} real reassembled repositories`, value: `${pct(tp.right / tp.total)} of the bytes (median per case ${pct(tp.median)})`, target: '—', status: 'info', note: `${tp.right} of ${tp.total} bytes of the human files go where that file's text belongs: the written file paired with it, or the repository-wide file for repository-wide parts` });
   if (labelled) {
     out.push({ case: 'labelled regression set', input: `${labelled.cases.length} labelled/synthetic cases (test/fixtures/eval)`, value: `recall ${pct(labelled.recall)} (${labelled.hits}/${labelled.humanScoped}), precision ${pct(labelled.precision)} (${labelled.hits}/${labelled.proposedScoped})`, target: '—', status: 'info', note: `not counted in the figures above; bytes lost: ${labelled.lossless ? 0 : 'SOME'}` });
   }

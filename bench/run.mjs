@@ -143,6 +143,7 @@ function profileNote(r) {
 }
 
 function explain(r) {
+  if (r.why) return r.why;
   const d = r.detail ?? {};
   if (r.case === 'analyze + propose') {
     const p = d.ours.phases;

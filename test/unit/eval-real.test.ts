@@ -110,6 +110,21 @@ describe('the real-case scorer', () => {
     expect(r.unmatchable).toEqual(['.github/instructions/none.instructions.md']);
   });
 
+  it('counts text placed with its scope: the bytes of a human file in the written file paired with it', () => {
+    const c = fakeCase(tree, humans, monolith);
+    const parts = [
+      { from: humans[0]![0], start: 0, end: aEnd },
+      { from: humans[1]![0], start: aEnd, end: monolith.length },
+    ];
+    const withParts = { ...c, info: { ...c.info, monolithParts: parts } };
+    let r = scoreRealCase(fakeCore({ sections, operations: ops('src/**', 'docs/**') }), withParts);
+    expect(r.textPlaced).toEqual({ right: monolith.length, total: monolith.length });
+    // The src text sent to the docs file: the scopes still pair, but those bytes are misplaced.
+    const swapped = [{ ...sections[0]!, destination: sections[1]!.destination }, sections[1]!];
+    r = scoreRealCase(fakeCore({ sections: swapped, operations: ops('src/**', 'docs/**') }), withParts);
+    expect(r.textPlaced).toEqual({ right: monolith.length - aEnd, total: monolith.length });
+  });
+
   it('finds lost bytes: a section not covered, a section whose text is missing from its output', () => {
     const src = Buffer.from(monolith);
     expect(bytesLost({ sections, operations: ops('src/**', 'docs/**') }, src)).toBe(0);
