@@ -154,6 +154,9 @@ describe('scopes from the repository\'s evidence (issue 20 §2)', () => {
     const files = ['src/billing/a.py', 'src/worker/main.py', 'web/App.tsx'];
     const twice = scope('Design guidelines', '- Money lives in `src/billing/`.\n- Keep it small.\n- Never float.\n- Round half even.\n- Every rate in `src/billing/` is a Decimal.\n- Log amounts.\n- Test rounding.\n- Document.\n', files);
     expect(twice.applyTo).toEqual(['src/billing/**']);
+    // Twice in a long chapter of other rules is in passing.
+    const long = Array.from({ length: 40 }, (_, i) => `- Rule ${i}: keep it simple.`).join('\n');
+    expect(scope('Design guidelines', `- Money lives in \`src/billing/\`.\n${long}\n- See \`src/billing/\`.\n`, files).applyTo).toBeNull();
     const commits = scope('Commit messages', '- Mention `src/billing/` changes.\n- Use the imperative.\n- Keep subjects short.\n- Reference issues.\n- One change per commit.\n- Also name `src/billing/` in the body.\n- Sign off.\n- No WIP.\n', files);
     expect(commits.applyTo).toBeNull();
   });

@@ -180,11 +180,11 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   if (bodyPaths.globs.length) {
     // Generic words never veto path evidence, but they ask for more of it: under a heading about
     // how to work (build, commits, review) the paths must carry the section; under "rules",
-    // "guidelines" or "patterns" they must be named twice or carry it. Named once in passing
+    // "guidelines" or "patterns" they must be named twice on a tenth of its lines, or carry it. Named once in passing
     // under such a heading, a folder is not what the section is about.
     const howToWork = CROSS_CUTTING_RE.test(title) || GENERAL_CORE_RE.test(title);
     const share = general ? lineShare(text, bodyPaths.raws) : 1;
-    if (share >= MIN_PATH_SHARE || (!howToWork && bodyPaths.repeated)) {
+    if (share >= MIN_PATH_SHARE || (!howToWork && bodyPaths.repeated && share >= MIN_REPEATED_PATH_SHARE)) {
       if (general) bodyPaths.evidence.push(`${Math.round(share * 100)} % of its lines name these paths`);
       return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths');
     }
@@ -230,6 +230,8 @@ function fenceLanguage(body: TextScan, idx: FileIndex): ScopeResult | null {
 
 /** Under a generic heading, at least this share of the section's lines must name its paths. */
 const MIN_PATH_SHARE = 0.3;
+/** ...or, under "rules" / "guidelines", paths named twice on at least this share of them (not twice in a long chapter). */
+const MIN_REPEATED_PATH_SHARE = 0.1;
 
 /** Share of the non-blank lines of `text` (its heading left out) that name one of `raws`. */
 function lineShare(text: string, raws: readonly string[]): number {
