@@ -40,12 +40,13 @@ describe('hostile headings', () => {
     const body = lines.map((l, i) => `${l}\n\n- rule ${i + 1} for this part.\n`).join('\n');
     write(sb.root, '.github/copilot-instructions.md', `# Project\n\nBe concise.\n\n${body}`);
 
-    // Every heading section gets an applyTo by override, so its slug comes from the heading.
+    // Every heading section gets an applyTo of its own by override that names no topic or folder
+    // (one file per scope), so each file is its own and its slug comes from the heading.
     const probe = await open(sb.root);
     const a = expectOk(await probe.call('onboarding_analyze', { narrate: false }));
     const headed = (a.sections as Array<{ id: string; kind: string }>).filter((s) => s.kind === 'heading');
     expect(headed).toHaveLength(lines.length);
-    const overrides = headed.map((s) => ({ section: s.id, applyTo: 'src/**' }));
+    const overrides = headed.map((s, i) => ({ section: s.id, applyTo: `src/**/*.ts,**/x${i}.ts` }));
 
     const { plan, created } = await roundTrip(sb, overrides);
     expect(created).toHaveLength(lines.length);
