@@ -10,6 +10,7 @@
  * plan resource and the plan file), which is the complete record.
  */
 import type { Analysis, RefusedSource, Snapshot } from '../core/types.js';
+import { agentInventory, surfaceList } from '../core/agents/inventory.js';
 import type { Plan } from '../schemas/plan.js';
 import type { Recovery } from './recover.js';
 
@@ -80,8 +81,55 @@ export function analysisFacts(workspace: string, snapshot: Snapshot, a: Analysis
       description: clipOrNull(e.description),
     })),
     otherAgentFiles: b.list('otherAgentFiles', a.otherAgentFiles, (f) => clip(f)),
+    ...agentFacts(b, a.agents ?? agentInventory(snapshot)),
     ...b.truncated('Run onboarding_propose for the plan, which is stored whole.'),
   };
+}
+
+/** The inventory of every agent's sources and the rules found in more than one of them. */
+function agentFacts(b: Bounded, inv: NonNullable<Analysis['agents']>) {
+  return {
+    inventory: b.list('inventory', inv.sources, (e) => ({
+      path: clip(e.path),
+      format: e.format,
+      agent: e.agent,
+      size: e.size,
+      lines: e.lines,
+      readBy: e.readBy.map((r) => ({ surface: r.surface, when: r.when ?? null, byDefault: !r.off })),
+      rule: e.rule ? { activation: e.rule.activation, description: clipOrNull(e.rule.description), globs: e.rule.globs.slice(0, 20).map((g) => clip(g, 200)), problems: e.rule.problems.slice(0, 10).map((p) => clip(p)) } : null,
+    })),
+    duplicates: b.list('duplicates', inv.duplicates, (d) => ({
+      kind: d.kind,
+      similarity: d.similarity,
+      excerpt: clip(d.excerpt, 160),
+      occurrences: d.occurrences.slice(0, 20).map((o) => ({ path: clip(o.path), startLine: o.startLine, endLine: o.endLine })),
+      loadedTwiceBy: d.loadedTwiceBy,
+    })),
+  };
+}
+
+function agentLines(f: AnalysisFacts): string[] {
+  const lines: string[] = [];
+  if (f.inventory.length) {
+    lines.push(`${f.truncated?.counts.inventory ?? f.inventory.length} instruction source(s), by agent:`);
+    for (const e of f.inventory.slice(0, MAX_TEXT_ITEMS)) {
+      const rule = e.rule ? `; ${e.rule.activation}${e.rule.globs.length ? ` ${e.rule.globs.join(', ')}` : ''}` : '';
+      const reads = e.readBy.map((r) => ({ surface: r.surface, ...(r.when ? { when: r.when } : {}) }));
+      lines.push(`  ${e.path}  ${e.format} (${e.agent}), ${e.size.toLocaleString('en-US')} bytes, ${e.lines} lines${rule}; read by ${surfaceList(reads)}`);
+      for (const p of e.rule?.problems ?? []) lines.push(`    note: ${p}`);
+    }
+  }
+  if (f.duplicates.length) {
+    const total = f.truncated?.counts.duplicates ?? f.duplicates.length;
+    const twice = f.duplicates.filter((d) => d.loadedTwiceBy.length).length;
+    lines.push(`${total} rule(s) appear in more than one source${twice ? ` (${twice} of those shown are loaded twice by some Copilot surface)` : ''}:`);
+    for (const d of f.duplicates.slice(0, MAX_TEXT_ITEMS)) {
+      const where = d.occurrences.map((o) => `${o.path} lines ${o.startLine}-${o.endLine}`).join(' and ');
+      lines.push(`  ${d.kind === 'exact' ? 'exact' : `near (${Math.round(d.similarity * 100)}%)`}: "${d.excerpt}" in ${where}${d.loadedTwiceBy.length ? `; loaded twice by ${d.loadedTwiceBy.join(', ')}` : ''}`);
+    }
+    if (total > MAX_TEXT_ITEMS) lines.push(`  … and ${total - MAX_TEXT_ITEMS} more`);
+  }
+  return lines;
 }
 export type AnalysisFacts = ReturnType<typeof analysisFacts>;
 
@@ -99,7 +147,7 @@ export function analysisText(f: AnalysisFacts, next = 'onboarding_propose builds
   const problems = f.truncated?.counts.problems ?? f.problems.length;
   lines.push(problems ? `${problems} problem(s):` : 'No problems found.');
   for (const p of f.problems.slice(0, 30)) lines.push(`  ${p.severity} ${p.code}: ${p.message}${p.lines.length ? ` (line ${p.lines.slice(0, 6).join(', ')})` : ''}`);
-  if (f.otherAgentFiles.length) lines.push(`Other agents' files found (reported only): ${f.otherAgentFiles.slice(0, MAX_TEXT_ITEMS).join(', ')}${f.otherAgentFiles.length > MAX_TEXT_ITEMS ? ', …' : ''}.`);
+  lines.push(...agentLines(f));
   lines.push(`Next: ${next}`);
   return lines.join('\n');
 }

@@ -24,6 +24,7 @@ import { CODE_REVIEW_CHAR_LIMIT, readFrontMatter } from './copilot-format.js';
 import { lineOfOffset, parseMarkdown, splitLevel, splitSections } from './markdown.js';
 import { findContradictions } from './contradictions.js';
 import { proposeTopicSections } from './topics.js';
+import { agentInventory } from './agents/inventory.js';
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -314,5 +315,5 @@ export function analyze(snapshot: Snapshot): Analysis {
   // Severity, then path, then first line (Array.prototype.sort is stable: ties keep their order).
   const ordered = problems.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
 
-  return { pattern, sources, sections: repoAnalysis?.sections ?? [], headings: repoAnalysis?.parsed.headings ?? [], problems: ordered, existingInstructions, otherAgentFiles };
+  return { pattern, sources, sections: repoAnalysis?.sections ?? [], headings: repoAnalysis?.parsed.headings ?? [], problems: ordered, existingInstructions, otherAgentFiles, agents: agentInventory(snapshot) };
 }

@@ -4,6 +4,8 @@
  * Paths are workspace-relative, POSIX separators.
  */
 
+import type { AgentInventory } from './agents/inventory.js';
+
 export type SourceKind =
   /** `.github/copilot-instructions.md`: the repository-wide file. */
   | 'copilot-repo'
@@ -126,6 +128,8 @@ export interface Analysis {
   problems: Problem[];
   existingInstructions: ExistingInstruction[];
   otherAgentFiles: string[];
+  /** Every instruction source, Copilot's and other agents', with who reads it and the rules found in more than one (core/agents/inventory.ts). */
+  agents?: AgentInventory;
 }
 
 export interface ScopeResult {
