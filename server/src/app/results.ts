@@ -11,6 +11,7 @@
  */
 import type { Analysis, RefusedSource, Snapshot } from '../core/types.js';
 import { agentInventory, surfaceList } from '../core/agents/inventory.js';
+import { agentOutlook } from '../core/agents/plan.js';
 import type { Plan } from '../schemas/plan.js';
 import type { Recovery } from './recover.js';
 
@@ -98,6 +99,12 @@ function agentFacts(b: Bounded, inv: NonNullable<Analysis['agents']>) {
       readBy: e.readBy.map((r) => ({ surface: r.surface, when: r.when ?? null, byDefault: !r.off })),
       rule: e.rule ? { activation: e.rule.activation, description: clipOrNull(e.rule.description), globs: e.rule.globs.slice(0, 20).map((g) => clip(g, 200)), problems: e.rule.problems.slice(0, 10).map((p) => clip(p)) } : null,
     })),
+    agentPlan: b.list('agentPlan', agentOutlook(inv), (o) => ({
+      path: clip(o.path),
+      action: o.convert ? ('convert' as const) : ('keep' as const),
+      applyTo: o.convert ? clipOrNull(o.convert.applyTo) : null,
+      reason: clip(o.convert ? o.convert.why : o.keep!, 600),
+    })),
     duplicates: b.list('duplicates', inv.duplicates, (d) => ({
       kind: d.kind,
       similarity: d.similarity,
@@ -118,6 +125,14 @@ function agentLines(f: AnalysisFacts): string[] {
       lines.push(`  ${e.path}  ${e.format} (${e.agent}), ${e.size.toLocaleString('en-US')} bytes, ${e.lines} lines${rule}; read by ${surfaceList(reads)}`);
       for (const p of e.rule?.problems ?? []) lines.push(`    note: ${p}`);
     }
+  }
+  if (f.agentPlan.length) {
+    lines.push("What propose does with other agents' files (they stay as they are either way):");
+    for (const o of f.agentPlan.slice(0, MAX_TEXT_ITEMS)) {
+      lines.push(o.action === 'convert' ? `  convert ${o.path} into a Copilot file${o.applyTo ? ` with applyTo "${o.applyTo}"` : ' picked by its description'}: ${o.reason}` : `  keep ${o.path}: ${o.reason}`);
+    }
+    const copilot = f.inventory.some((e) => e.format === 'copilot-repo' || e.format === 'copilot-path');
+    if (!copilot && !f.agentPlan.some((o) => o.action === 'convert')) lines.push('Nothing needs to move: there is no Copilot instruction file to split, and each file above is kept for the reason given.');
   }
   if (f.duplicates.length) {
     const total = f.truncated?.counts.duplicates ?? f.duplicates.length;
@@ -181,6 +196,14 @@ export function planFacts(plan: Plan, planFile: string) {
     })),
     problems: b.list('problems', plan.problems, problem),
     lossless: { ok: plan.lossless.ok, coveredSources: b.list('coveredSources', plan.lossless.coveredSources, (c) => clip(c)) },
+    agents: plan.agents
+      ? {
+          conversions: b.list('conversions', plan.agents.conversions, (c) => ({ source: clip(c.source), output: clip(c.output), applyTo: clipOrNull(c.applyTo), why: clip(c.why, 600) })),
+          kept: b.list('kept', plan.agents.kept, (k) => ({ path: clip(k.path), reason: clip(k.reason, 600) })),
+          duplicates: plan.agents.duplicates,
+          nothingToMove: clipOrNull(plan.agents.nothingToMove, 2000),
+        }
+      : null,
     ...b.truncated(`The whole plan: resource ${PLAN_RESOURCE} and ${planFile}.`),
   };
 }
@@ -188,19 +211,32 @@ export type PlanFacts = ReturnType<typeof planFacts>;
 
 export function planText(f: PlanFacts, next = 'onboarding_approve asks the human to approve this exact plan.'): string {
   const lines = [`Plan ${f.planId} (sha256 ${f.sha256.slice(0, 12)}…), stored in ${f.planFile}. Pattern: ${f.pattern}. Risk: ${f.risk}.`];
-  if (f.nothingToMigrate) lines.push('Nothing to migrate: no section has a confident path scope, or the repository is already migrated.');
+  if (f.agents?.nothingToMove) lines.push(`Nothing needs to move: ${f.agents.nothingToMove}.`);
+  else if (f.nothingToMigrate) lines.push('Nothing to migrate: no section has a confident path scope, or the repository is already migrated.');
   lines.push('', '| section | lines | destination | applyTo | evidence |', '|---|---|---|---|---|');
   for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) {
     lines.push(`| ${s.title.replace(/\|/g, '\\|').slice(0, 60)} | ${s.startLine}-${s.endLine} | ${s.destination} | ${s.applyTo ? `"${s.applyTo}"` : '(repo-wide)'} | ${s.evidence.slice(0, 3).join('; ').replace(/\|/g, '\\|') || '—'} |`);
   }
   const sections = f.truncated?.counts.sections ?? f.sections.length;
   if (sections > MAX_TEXT_ITEMS) lines.push(`| … ${sections - MAX_TEXT_ITEMS} more | | | | |`);
+  if (f.agents?.conversions.length) {
+    lines.push('', "Other agents' rules copied into Copilot files (each original stays as it is):");
+    for (const c of f.agents.conversions.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${c.source} -> ${c.output}${c.applyTo ? ` (applyTo "${c.applyTo}")` : ' (by description)'}: ${c.why}`);
+  }
+  if (f.agents?.kept.length && !f.agents.nothingToMove) {
+    lines.push('', "Other agents' files kept as they are:");
+    for (const k of f.agents.kept.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${k.path}: ${k.reason}`);
+  }
+  if (f.agents && f.agents.duplicates.exact + f.agents.duplicates.near) {
+    lines.push(`Rules in more than one source: ${f.agents.duplicates.exact} exact, ${f.agents.duplicates.near} near; ${f.agents.duplicates.loadedTwice} loaded twice by some Copilot surface (onboarding_analyze lists them).`);
+  }
   lines.push('', 'Operations:');
   for (const o of f.operations.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${o.op.padEnd(6)} ${o.path} (${o.size.toLocaleString('en-US')} bytes)`);
   const ops = f.truncated?.counts.operations ?? f.operations.length;
   if (ops > MAX_TEXT_ITEMS) lines.push(`  … and ${ops - MAX_TEXT_ITEMS} more: resource ${PLAN_RESOURCE} and ${f.planFile} have them all.`);
   if (!f.operations.length) lines.push('  none');
-  lines.push(f.lossless.ok ? 'Lossless check passed: every source byte lands in exactly one output, in order.' : 'Lossless check FAILED.');
+  const copies = f.agents?.conversions.length ? "; each converted rule is a verbatim copy of its source's rule text, and the source stays as it is" : '';
+  lines.push(f.lossless.ok ? `Lossless check passed: every source byte lands in exactly one output, in order${copies}.` : 'Lossless check FAILED.');
   const leftover = f.riskReasons.find((r) => r.includes('that code review reads'));
   if (leftover) lines.push(`Leftover: ${leftover}.`);
   // An empty plan has nothing to approve: the next step is a person's decision, not approval.

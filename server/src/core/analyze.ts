@@ -286,7 +286,7 @@ export function analyze(snapshot: Snapshot): Analysis {
 
   const otherAgentFiles = [...otherSources.map((s) => s.path), ...snapshot.refused.filter((r) => r.kind === 'other-agent').map((r) => r.path)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (otherAgentFiles.length) {
-    const message = `Other agents' instruction files found (reported, not migrated): ${otherAgentFiles.join(', ')}.`;
+    const message = `Other agents' instruction files found: ${otherAgentFiles.join(', ')} (the inventory says who reads each; propose copies what maps exactly into Copilot files and keeps every original).`;
     problems.push({ code: 'OTHER_AGENT_FILES', severity: 'info', message, path: otherAgentFiles[0]!, lines: [] });
   }
 
