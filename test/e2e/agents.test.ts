@@ -62,9 +62,9 @@ describe('other agents in the plan', () => {
     expect(p.isError, textOf(p)).toBeFalsy();
     const plan = sc(p);
     expect(plan.agents.conversions.map((c: any) => [c.source, c.output, c.applyTo])).toEqual([
-      ['.cursor/rules/sql.mdc', '.github/instructions/sql.instructions.md', null],
-      ['.cursor/rules/typescript.mdc', '.github/instructions/typescript.instructions.md', '**/*.ts,src/**/*.tsx'],
-      ['packages/api/AGENTS.md', '.github/instructions/packages-api.instructions.md', 'packages/api/**'],
+      ['.cursor/rules/sql.mdc', '.github/instructions/cursor-sql.instructions.md', null],
+      ['.cursor/rules/typescript.mdc', '.github/instructions/cursor-typescript.instructions.md', '**/*.ts,src/**/*.tsx'],
+      ['packages/api/AGENTS.md', '.github/instructions/agents-packages-api.instructions.md', 'packages/api/**'],
     ]);
     expect(plan.agents.kept.map((k: any) => k.path)).toEqual(['.cursor/rules/escape.mdc', '.cursor/rules/prose.mdc']);
     expect(plan.agents.kept[0].reason).toContain('climbs out');
@@ -78,11 +78,11 @@ describe('other agents in the plan', () => {
     expect(sc(m)).toMatchObject({ migrated: true, verified: true });
     const after = await digest(root);
     for (const [f, h] of Object.entries(before)) expect([f, after[f]]).toEqual([f, h]); // every original byte for byte
-    const ts = await fsp.readFile(path.join(root, '.github/instructions/typescript.instructions.md'), 'utf8');
+    const ts = await fsp.readFile(path.join(root, '.github/instructions/cursor-typescript.instructions.md'), 'utf8');
     expect(ts).toBe('---\r\napplyTo: "**/*.ts,src/**/*.tsx"\r\ndescription: "TypeScript rules"\r\n---\r\n# TypeScript\r\n\r\n- Use strict mode.\r\n');
-    const sql = await fsp.readFile(path.join(root, '.github/instructions/sql.instructions.md'), 'utf8');
+    const sql = await fsp.readFile(path.join(root, '.github/instructions/cursor-sql.instructions.md'), 'utf8');
     expect(sql).toBe('---\ndescription: "When writing SQL migrations"\n---\nAlways write a down migration.\n');
-    const api = await fsp.readFile(path.join(root, '.github/instructions/packages-api.instructions.md'), 'utf8');
+    const api = await fsp.readFile(path.join(root, '.github/instructions/agents-packages-api.instructions.md'), 'utf8');
     expect(api.endsWith('---\nAPI handlers validate input with zod.\n')).toBe(true);
     expect(api).not.toContain('\uFEFF');
     expect(api).toContain('excludeAgent: "coding-agent"');

@@ -165,3 +165,13 @@ describe('inventory', () => {
     expect(a.agents!.duplicates[0]!.loadedTwiceBy).toEqual(['cloud-agent']);
   });
 });
+
+describe('symlinks between sources', () => {
+  it('a rule file that is a symlink to another source is that file: no duplicate, no conversion', () => {
+    const copilot = src('.github/instructions/py.instructions.md', '---\napplyTo: "**/*.py"\n---\n- Type hints on every public function, always.\n');
+    const link = { ...src('.cursor/rules/py/RULE.mdc', Buffer.from(copilot.bytes)), linkTo: copilot.path };
+    const inv = agentInventory(snap([link, copilot]));
+    expect(inv.duplicates).toEqual([]);
+    expect(inv.sources.find((e) => e.path === link.path)!.linkTo).toBe(copilot.path);
+  });
+});

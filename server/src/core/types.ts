@@ -20,6 +20,8 @@ export interface SourceFile {
   bytes: Uint8Array;
   size: number;
   sha256: string;
+  /** Set when the file is reached through a symlink: its real path, workspace-relative. */
+  linkTo?: string;
 }
 
 /** A source the snapshot refused to read, with the reason (symlink out of the workspace, too big, binary, invalid UTF-8). */

@@ -46,7 +46,7 @@ interface Candidate {
   kind: SourceKind;
 }
 
-type ReadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: string } | { ok: 'missing' };
+type ReadResult = { ok: true; bytes: Uint8Array; linkTo?: string } | { ok: false; reason: string } | { ok: 'missing' };
 
 const KIND_ORDER: Record<SourceKind, number> = { 'copilot-repo': 0, 'copilot-path': 1, 'other-agent': 2 };
 
@@ -118,7 +118,9 @@ async function readSource(root: string, realRoot: string, rel: string, maxBytes:
   const nul = bytes.indexOf(0);
   if (nul >= 0) return { ok: false, reason: `it looks binary (NUL byte at offset ${nul})` };
   if (!isUtf8(bytes)) return { ok: false, reason: 'it is not valid UTF-8' };
-  return { ok: true, bytes };
+  // Reached through a symlink: where it really is, workspace-relative (another agent's rule file may be a link to a Copilot file).
+  const realRel = path.relative(realRoot, real).split(path.sep).join('/');
+  return realRel === rel ? { ok: true, bytes } : { ok: true, bytes, linkTo: realRel };
 }
 
 async function readdirSafe(abs: string): Promise<Dirent[] | null> {
@@ -273,7 +275,7 @@ export async function readSnapshot(root: string, opts: SnapshotOptions = {}): Pr
   found.flat().forEach(({ c, r }) => {
     if (r.ok === 'missing') return;
     if (r.ok === false) refused.push({ path: c.rel, kind: c.kind, reason: r.reason });
-    else sources.push({ path: c.rel, kind: c.kind, bytes: r.bytes, size: r.bytes.length, sha256: sha256Hex(r.bytes) });
+    else sources.push({ path: c.rel, kind: c.kind, bytes: r.bytes, size: r.bytes.length, sha256: sha256Hex(r.bytes), ...(r.linkTo !== undefined ? { linkTo: r.linkTo } : {}) });
   });
   const order = (a: { kind: SourceKind; path: string }, b: { kind: SourceKind; path: string }): number => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || byPath(a.path, b.path);
   sources.sort(order);

@@ -30,6 +30,8 @@ export interface InventoryEntry {
   /** Where the rule text starts: after a BOM and front matter. */
   bodyStart: number;
   rule: RuleInfo | null;
+  /** The workspace file this one is a symlink to, when it is one (the same text, not a copy). */
+  linkTo: string | null;
 }
 
 export interface AgentInventory {
@@ -81,14 +83,23 @@ export function ruleInfo(format: AgentFormat, fm: RuleFrontMatter): RuleInfo | n
 export function agentInventory(snapshot: Snapshot): AgentInventory {
   const sources: InventoryEntry[] = [];
   const bodies: Parameters<typeof findDuplicates>[0][number][] = [];
-  for (const s of snapshot.sources) {
+  const seenReal = new Set<string>();
+  // Real files first, so a link never hides the file it points to.
+  const ordered = [...snapshot.sources].sort((a, b) => (a.linkTo === undefined ? 0 : 1) - (b.linkTo === undefined ? 0 : 1));
+  for (const s of ordered) {
     const format = formatOf(s.path);
     if (!format) continue;
     const fm = readRuleFrontMatter(s.bytes);
     const info = FORMATS[format];
-    sources.push({ path: s.path, format, agent: info.agent, label: info.label, size: s.size, lines: countLines(s.bytes), readBy: info.readBy, bodyStart: fm.end, rule: ruleInfo(format, fm) });
-    bodies.push({ source: s, bodyStart: fm.end });
+    sources.push({ path: s.path, format, agent: info.agent, label: info.label, size: s.size, lines: countLines(s.bytes), readBy: info.readBy, bodyStart: fm.end, rule: ruleInfo(format, fm), linkTo: s.linkTo ?? null });
+    // A symlink is the file it points to, not a copy of its rules: each real file is compared once.
+    const real = s.linkTo ?? s.path;
+    if (!seenReal.has(real)) bodies.push({ source: s, bodyStart: fm.end });
+    seenReal.add(real);
   }
+  const order = new Map(snapshot.sources.map((s, i) => [s.path, i]));
+  sources.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+  bodies.sort((a, b) => order.get(a.source.path)! - order.get(b.source.path)!);
   const { duplicates, partial } = findDuplicates(bodies);
   const refused = snapshot.refused.map((r) => ({ ...r, format: formatOf(r.path) }));
   return { sources, refused, duplicates, partial };

@@ -20,7 +20,8 @@ import { sha256Hex } from '../canonical.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, instructionPath, joinApplyTo, renderDescriptionFrontMatter, renderFrontMatter } from '../copilot-format.js';
 import { slugAllocator, slugify } from '../slug.js';
 import { type AgentInventory, type InventoryEntry, agentInventory, surfaceList } from './inventory.js';
-import { FORMATS, folderOf } from './formats.js';
+import { FORMATS, folderOf, formatOf } from './formats.js';
+import { ErrorCode, OnboardingError } from '../errors.js';
 
 type Agents = NonNullable<PlanBody['agents']>;
 type Conversion = Agents['conversions'][number];
@@ -35,6 +36,7 @@ type Decision = { convert: Omit<Conversion, 'output' | 'bodyStart' | 'bodyEnd'> 
 const GLOB_CHARS = /[*?[\]{},!]/;
 
 function decide(e: InventoryEntry): Decision {
+  if (e.linkTo !== null) return { keep: `it is a symlink to ${e.linkTo}, so it always reads what that file holds` };
   const empty = e.bodyStart >= e.size;
   if (e.format === 'cursor-rule' || e.format === 'windsurf-rule') {
     const rule = e.rule!;
@@ -43,7 +45,7 @@ function decide(e: InventoryEntry): Decision {
     const broken = rule.problems.filter((p) => !p.startsWith('glob '));
     if (broken.length) return { keep: `its front matter cannot be read exactly (${broken.join('; ')}), so its activation is unknown; ${agent} is left to read it as it does` };
     if (empty) return { keep: 'it has no rule text after its front matter' };
-    const base = { source: e.path, format: e.format, excludeAgent: null, slugBase: slugify(name) };
+    const base = { source: e.path, format: e.format, excludeAgent: null, slugBase: slugify(`${e.format === 'cursor-rule' ? 'cursor' : 'windsurf'}-${name}`) };
     if (rule.activation === 'glob') {
       const unsafe = rule.problems.filter((p) => p.startsWith('glob '));
       if (unsafe.length) return { keep: `${unsafe.join('; ')}; a Copilot applyTo must stay inside the repository` };
@@ -69,7 +71,7 @@ function decide(e: InventoryEntry): Decision {
         applyTo: `${folder}/**`,
         description: `Instructions for ${folder}/, from ${e.path}`,
         excludeAgent: 'coding-agent',
-        slugBase: slugify(folder.replace(/\//g, '-')),
+        slugBase: slugify(`agents-${folder.replace(/\//g, '-')}`),
         why: `nested AGENTS.md files are read by ${surfaceList(FORMATS['agents-md-nested'].readBy.filter((r) => !r.off))}, not by code review, Visual Studio, JetBrains, Xcode or VS Code at its default settings; this scoped file reaches those, and excludes the cloud agent, which reads the AGENTS.md itself`,
       },
     };
@@ -161,6 +163,17 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
   const inv = input.analysis.agents ?? agentInventory(input.snapshot);
   const others = input.snapshot.sources.filter((s) => s.kind === 'other-agent');
   if (!others.length) return base;
+  // No other agent may lose a rule: a file of theirs that is a symlink to a Copilot file the plan changes would.
+  const changed = new Set(base.operations.filter((o) => o.op !== 'create').map((o) => o.path));
+  const linked = others.filter((s) => s.linkTo !== undefined && changed.has(s.linkTo));
+  if (linked.length) {
+    const l = linked[0]!;
+    throw new OnboardingError(
+      ErrorCode.INVALID_INPUT,
+      `${l.path} is a symlink to ${l.linkTo}, which this plan would ${base.operations.find((o) => o.path === l.linkTo)!.op}: ${FORMATS[formatOf(l.path)!].agent} would lose the sections that move out of it${linked.length > 1 ? ` (and ${linked.length - 1} more such link${linked.length > 2 ? 's' : ''})` : ''}.`,
+      { next: `Keep those sections repository-wide with overrides ({ "section": "…", "keepRepoWide": true }), or replace the symlink with a copy of the file, then run onboarding_propose again.` },
+    );
+  }
   const { agents, operations, outputs, bytes } = planAgents(input.snapshot, inv, base);
 
   const { planId: _id, sha256: _sha, ...baseBody } = base;
