@@ -1,17 +1,22 @@
 /**
- * Issue 21's figures on the vendored real repositories (test/fixtures/agents/): per repository,
+ * Issue 21's figures on real repositories (kept outside this repository: COPILOT_ONBOARDING_AGENT_CASES,
+ * else ../shared/agent-cases; bench/agent-cases.tsv lists them): per repository,
  * the instruction sources by format, the rules found in more than one source (exact, near, and
  * how many a Copilot surface loads twice), the bytes the cloud agent loads twice today, and what
  * the plan does with other agents' files (converted, kept) and whether it is lossless.
  * Not timed. Run: npm run build:modules && COPILOT_ONBOARDING_DIST=bench/.out/modules node bench/agents.mjs
  * (prints a Markdown table for docs/benchmarks.md).
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_DIR, load } from './lib.mjs';
 
-const DIR = path.join(REPO_DIR, 'test/fixtures/agents');
+const DIR = process.env.COPILOT_ONBOARDING_AGENT_CASES ? path.resolve(process.env.COPILOT_ONBOARDING_AGENT_CASES) : path.resolve(REPO_DIR, '../shared/agent-cases');
+if (!existsSync(DIR)) {
+  console.error(`No agent cases in ${DIR}: set COPILOT_ONBOARDING_AGENT_CASES (bench/agent-cases.tsv lists the repositories and commits).`);
+  process.exit(2);
+}
 const { readSnapshot } = await load('io/snapshot.js');
 const { analyze } = await load('core/analyze.js');
 const { buildOnboardingPlan } = await load('core/agents/plan.js');

@@ -81,3 +81,23 @@ describe('readSnapshot: every agent', () => {
     ]);
   });
 });
+
+describe('a rule file that is a symlink to a Copilot file the plan changes', () => {
+  it('is refused by name: the other agent would lose the sections that move out (no plan is made)', async () => {
+    const { analyze } = await import('../../server/src/core/analyze.js');
+    const { buildOnboardingPlan } = await import('../../server/src/core/agents/plan.js');
+    const root = temp();
+    put(root, '.github/copilot-instructions.md', '# Project\n\nBe kind.\n\n## Python\n\nIn `src/app/*.py` use type hints and run `pytest` for tests.\n\n```python\ndef f(x: int) -> int: ...\n```\n');
+    put(root, 'src/app/main.py', '');
+    put(root, 'tests/test_main.py', '');
+    mkdirSync(path.join(root, '.cursor/rules/project'), { recursive: true });
+    symlinkSync('../../../.github/copilot-instructions.md', path.join(root, '.cursor/rules/project/RULE.mdc'));
+    const snapshot = await readSnapshot(root);
+    expect(snapshot.sources.find((s) => s.path === '.cursor/rules/project/RULE.mdc')?.linkTo).toBe('.github/copilot-instructions.md');
+    const analysis = analyze(snapshot);
+    expect(() => buildOnboardingPlan({ snapshot, analysis, overrides: [], toolVersion: 'test' })).toThrow(/\.cursor\/rules\/project\/RULE\.mdc is a symlink to \.github\/copilot-instructions\.md, which this plan would (modify|delete)/);
+    // Keeping every section repository-wide changes nothing the link reads: then the plan is made.
+    const keep = analysis.sections.map((s) => ({ section: s.id, keepRepoWide: true }));
+    expect(buildOnboardingPlan({ snapshot, analysis, overrides: keep, toolVersion: 'test' }).operations.filter((o) => o.path === '.github/copilot-instructions.md')).toEqual([]);
+  });
+});
