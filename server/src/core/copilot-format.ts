@@ -172,3 +172,13 @@ export function renderFrontMatter(fm: { applyTo: string; description: string; ex
 }
 
 const FM_OPTIONS = { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 } as const;
+
+/**
+ * Front matter of a path-specific file with no applyTo: Copilot attaches it when its description
+ * matches the task (VS Code matches instructions on `description`). Used for Cursor rules that
+ * the agent picks by description.
+ */
+export function renderDescriptionFrontMatter(description: string, eol: '\n' | '\r\n' | '\r' = '\n'): string {
+  const yaml = stringify({ description }, FM_OPTIONS);
+  return ['---', ...yaml.replace(/\n$/, '').split('\n'), '---', ''].join(eol);
+}
