@@ -19,7 +19,7 @@ export async function snapshotAndAnalyze(root: string): Promise<{ snapshot: Snap
   return { snapshot, analysis };
 }
 
-export async function propose(root: string, overrides: Override[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis }> {
+export async function propose(root: string, overrides: Override[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis; snapshot: Snapshot }> {
   const { snapshot, analysis } = await snapshotAndAnalyze(root);
   if (!snapshot.sources.some((s) => s.kind === 'copilot-repo') && !snapshot.sources.some((s) => s.kind === 'copilot-path')) {
     const refused = snapshot.refused.find((r) => r.kind === 'copilot-repo');
@@ -43,7 +43,7 @@ export async function propose(root: string, overrides: Override[] | undefined, n
     },
     now,
   );
-  return { plan, planFile, analysis };
+  return { plan, planFile, analysis, snapshot };
 }
 
 /**

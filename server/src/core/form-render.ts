@@ -111,9 +111,12 @@ function fileList(plan: Plan, where: FormPaths) {
   };
 }
 
-export function approveForm(plan: Plan, where: FormPaths): string {
+/** Shown only to clients that render MCP Apps: the propose result links the plan view. */
+export const PLAN_VIEW_LINE = 'To see every file and glob, open the plan view from the last onboarding_propose.';
+
+export function approveForm(plan: Plan, where: FormPaths, opts: { planView?: boolean } = {}): string {
   return assemble(
-    [`Approve ${planHeader(plan)}?`, summary(plan), `Backup: onboarding_migrate makes a tar.gz backup in ${code(where.backupsDir, PATH_MAX)} and checks it before the first write.`],
+    [`Approve ${planHeader(plan)}?`, summary(plan), opts.planView ? PLAN_VIEW_LINE : '', `Backup: onboarding_migrate makes a tar.gz backup in ${code(where.backupsDir, PATH_MAX)} and checks it before the first write.`],
     fileList(plan, where),
     [problemsBlock(plan), 'Choose Yes (true) to approve this plan, or decline. Approving records your decision only: files change when you later confirm onboarding_migrate.'],
   );

@@ -8,6 +8,7 @@ import { planFacts, planText, proposeResult } from '../../app/results.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
+import { PLAN_VIEW_TOOL_META, planViewData, planViewShape } from '../plan-view.js';
 import { narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
 
 export const proposeInput = {
@@ -48,6 +49,7 @@ export const proposeOutput = {
   narration: narrationShape,
   recovery: recoveryShape,
   truncated: truncatedShape,
+  planView: planViewShape,
 };
 
 export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
@@ -62,12 +64,13 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: proposeInput,
       outputSchema: proposeOutput,
       annotations: { title: 'Propose plan', readOnlyHint: true, openWorldHint: false },
+      _meta: PLAN_VIEW_TOOL_META,
     },
     async ({ overrides, narrate: wantNarration }, extra) =>
       guarded(async () => {
         const root = await ctx.root();
         const recovery = await recover(root);
-        const { plan, planFile } = await propose(root, overrides);
+        const { plan, planFile, snapshot } = await propose(root, overrides);
         const facts = planFacts(plan, planFile);
         const fallback = planText(facts);
         const n = await narrate(
@@ -84,7 +87,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
         const text = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : n.text].join('');
-        return success(text, proposeResult(facts, narration, recovery));
+        return success(text, { ...proposeResult(facts, narration, recovery), planView: planViewData(plan, snapshot.files, snapshot.filesTruncated) });
       }),
   );
 }
