@@ -146,13 +146,15 @@ function render(sc){
   document.getElementById("repo-h").textContent="Stays repository-wide ("+v.repoWide.length+")";
   v.repoWide.forEach(function(x){var li=el("li",x.title);li.appendChild(el("span","  "+x.source,"muted"));r.appendChild(li);});
 }
-var initId=1;
+var initId=1,watching=false;
 window.addEventListener("message",function(ev){
   if(ev.source!==window.parent)return;
   var m=ev.data;if(!m||m.jsonrpc!=="2.0")return;
   if(m.id===initId&&!m.method){
+    if(watching)return;watching=true;
     if(m.result)theme(m.result.hostContext);
     post({method:"ui/notifications/initialized",params:{}});
+    watchSize();
     return;
   }
   if(m.method==="ui/notifications/tool-result")render(m.params&&m.params.structuredContent);
@@ -163,10 +165,12 @@ window.addEventListener("message",function(ev){
   }
 });
 var last="";
-if(typeof ResizeObserver==="function")new ResizeObserver(function(){
-  var w=Math.ceil(root.scrollWidth),h=Math.ceil(document.body.scrollHeight),k=w+"x"+h;
-  if(k!==last){last=k;post({method:"ui/notifications/size-changed",params:{width:w,height:h}});}
-}).observe(document.body);
+function watchSize(){
+  if(typeof ResizeObserver==="function")new ResizeObserver(function(){
+    var w=Math.ceil(root.scrollWidth),h=Math.ceil(document.body.scrollHeight),k=w+"x"+h;
+    if(k!==last){last=k;post({method:"ui/notifications/size-changed",params:{width:w,height:h}});}
+  }).observe(document.body);
+}
 post({id:initId,method:"ui/initialize",params:{protocolVersion:"2026-01-26",appInfo:{name:"copilot-onboarding plan view",version:"1"},appCapabilities:{availableDisplayModes:["inline"]}}});
 })();
 </script></body></html>
