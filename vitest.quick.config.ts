@@ -18,6 +18,7 @@ export const SPAWNING = [
   'test/e2e/workflow-example.test.ts',
   'test/hostile/chain.test.ts',
   'test/integration/crash.test.ts',
+  'test/integration/explain.test.ts',
   'test/integration/lock.test.ts',
   'test/integration/traces.test.ts',
 ];

@@ -83,12 +83,12 @@ async function hostView(browser: Browser, structuredContent: unknown, theme: 'li
   }
 }
 
-async function proposeResult(root: string): Promise<{ sha256: string; planView: PlanViewData }> {
+async function proposeResult(root: string): Promise<{ sha256: string; planView: PlanViewData; loads: { line: string } | null }> {
   const h = await connect({ root });
   try {
     const r = await h.call('onboarding_propose', { narrate: false });
     expect(r.isError).toBeFalsy();
-    return r.structuredContent as { sha256: string; planView: PlanViewData };
+    return r.structuredContent as { sha256: string; planView: PlanViewData; loads: { line: string } | null };
   } finally {
     await h.close();
   }
@@ -130,6 +130,9 @@ describe.skipIf(!CHROMIUM)('plan view in headless Chromium', () => {
       expect(seen.paths).toEqual(sc.planView.files.map((f) => f.path));
       for (const f of sc.planView.files) for (const g of f.globs) expect(seen.text, g.glob).toContain(g.glob);
       for (const s of sc.planView.repoWide) expect(seen.text).toContain(s.title.trim());
+      // The "what loads where" figure, the sentence the approve form shows.
+      expect(sc.loads).not.toBeNull();
+      expect(seen.text).toContain(sc.loads!.line);
       expect(existsSync(path.join(ARTIFACTS, `${slug}-${theme}.png`))).toBe(true);
     }
   }, 120_000);

@@ -60,7 +60,7 @@ describe('examples/github-actions/onboarding-survey.yml', () => {
   });
 
   /** Run the propose and summary steps as the runner does (bash -eo pipefail) in a fresh job folder. */
-  async function runSteps(repo: 'example' | 'missing') {
+  async function runSteps(repo: 'example' | 'missing', budget = '') {
     const job = tempWorkspace('co-gha-');
     roots.push(job);
     if (repo === 'example') cpSync(EXAMPLE, path.join(job, 'repo'), { recursive: true });
@@ -71,6 +71,7 @@ describe('examples/github-actions/onboarding-survey.yml', () => {
       PATH: `${path.join(job, 'bin')}:${process.env.PATH}`,
       REPOSITORY: 'your-org/orders-service',
       COPILOT_ONBOARDING_VERSION: 'latest',
+      BUDGET_CHARS: budget,
       GITHUB_OUTPUT: path.join(job, 'output'),
       GITHUB_STEP_SUMMARY: path.join(job, 'summary.md'),
     };
@@ -110,10 +111,22 @@ describe('examples/github-actions/onboarding-survey.yml', () => {
     expect(r.summaryCode).toBe(0);
     expect(r.summary).toContain('## Copilot instructions: your-org/orders-service');
     expect(r.summary).toContain('Pattern: **structured**');
-    expect(r.summary).toContain(`Repository-wide file after the split: ${after.toLocaleString('en-US')} characters (now ${before.toLocaleString('en-US')}), within Copilot code review's 4,000-character limit`);
+    expect(r.summary).toContain(`Repository-wide file after the split: ${after.toLocaleString('en-US')} characters (now ${before.toLocaleString('en-US')}), attached to every request`);
+    expect(r.summary).not.toMatch(/4,000|limit/);
+    // What loads where: the one line, then per surface before → after, then per top-level folder.
+    expect(r.summary).toMatch(/- Copilot attaches on average [\d.]+( K)? instruction characters per file instead of 1\.5 K; at most [\d.]+( K)?\./);
+    expect(r.summary).toContain(`| Copilot code review (github.com) | ${before.toLocaleString('en-US')} / ${before.toLocaleString('en-US')} / ${before.toLocaleString('en-US')} / ${before.toLocaleString('en-US')} | `);
+    expect(r.summary).toMatch(new RegExp(`\\| docs \\| 1 \\| ${before.toLocaleString('en-US')} / ${before.toLocaleString('en-US')} \\| ${after} / ${after} \\|`));
     expect(r.summary).toContain('| Testing | 24-29 | .github/instructions/testing.instructions.md | `**/*.test.ts` |');
     expect(r.summary).toContain('| .github/instructions/testing.instructions.md | create | `**/*.test.ts` |');
     expect(r.summary).toContain(`Plan ${plan.planId}`);
+  });
+
+  it('BUDGET_CHARS: the summary warns about the folders whose files get more', async () => {
+    const r = await runSteps('example', '600');
+    expect(r.proposeCode).toBe(0);
+    expect(r.summary).toMatch(/- \*\*OVER_BUDGET\*\*: Files in .*web\/ \(at most [\d,]+\).* get more than the budget of 600 instruction characters\./);
+    expect((await runSteps('example')).summary).not.toContain('OVER_BUDGET');
   });
 
   it('fails the job with exit 2 and says why when the checkout is not a folder', async () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { approveForm, FORM_MAX_CHARS, migrateForm, rollbackForm } from '../../server/src/core/form-render.js';
 import { code, sanitize } from '../../server/src/core/sanitize.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
+import { loadFigure } from '../../server/src/core/loads.js';
 
 const md = new MarkdownIt('commonmark');
 const WHERE = { planFile: '.copilot-state/plans/0123456789abcdef.json', backupsDir: '.copilot-state/backups/' };
@@ -115,6 +116,33 @@ describe('approve form', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('destination files and what loads where', () => {
+  it('each file with its glob, its size and its first three section titles; the figure is one line of the summary', () => {
+    const p = plan(many(2));
+    const extra = ['Testing', 'Vitest', 'Fixtures', 'Mocks'].map((title, i) => ({ ...p.sections[0]!, id: `t${i}`, title }));
+    p.sections.push(...extra, { ...p.sections[0]!, id: 'keep', title: 'Communication', destination: '.github/copilot-instructions.md', applyTo: null });
+    const figure = loadFigure(['a.ts', 'src/b.py'], [{ path: '.github/copilot-instructions.md', text: 'x'.repeat(45_600) }], [{ path: '.github/copilot-instructions.md', text: 'x'.repeat(6_100) }]);
+    const m = approveForm(p, WHERE, figure);
+    checkRendered(m, ['src/**/_private/*.py']);
+    expect(m).toContain('- Create `.github/instructions/topic-0.instructions.md` for files matching `src/**/_private/*.py` (100 bytes), sections: Section 0; Testing; Vitest and 2 more.');
+    expect(m).toContain('- Create `.github/instructions/topic-1.instructions.md` for files matching `**/*.ts,**/*.tsx` (101 bytes), sections: Section 1.');
+    expect(m).toContain('- Modify `.github/copilot-instructions.md` (12,345 → 1,234 bytes), keeping sections: Communication.');
+    const line = 'Copilot attaches on average 6.1 K instruction characters per file instead of 45.6 K; at most 6.1 K.';
+    expect(m.split('\n\n')[1]!.split('\n')).toContain(line);
+    expect(m.indexOf(line)).toBeLessThan(m.indexOf('Files ('));
+    expect(migrateForm(p, { ...WHERE, archive: 'a.tar.gz' }, figure)).toContain(line);
+    expect(approveForm(p, WHERE)).not.toContain('Copilot attaches');
+  });
+
+  it('section titles are prose: no emphasis, no code span of their own', () => {
+    const p = plan(many(1));
+    p.sections[0]!.title = '**Bold** `tick` <b>x</b> [l](http://e)';
+    const m = approveForm(p, WHERE);
+    checkRendered(m, ['.github/instructions/topic-0.instructions.md']);
+    expect(m).toContain('sections: \\*\\*Bold\\*\\* \\`tick\\`');
   });
 });
 

@@ -50,6 +50,11 @@ function differences(a: Plan, b: Plan): string[] {
  * or is simply not what this tool makes.
  */
 export async function rederivePlan(root: string, plan: Plan): Promise<Plan> {
+  return (await rederive(root, plan)).plan;
+}
+
+/** rederivePlan, with the snapshot the plan was made again from (the gates measure what loads where on it). */
+export async function rederive(root: string, plan: Plan): Promise<{ plan: Plan; snapshot: Snapshot }> {
   assertConfined(plan);
   const foreign = plan.sources.filter((s) => !isInstructionFile(s.path)).map((s) => s.path);
   if (foreign.length) throw notDerivable(`Plan ${plan.planId} records ${foreign.slice(0, 5).join(', ')} as a source; this tool reads only Copilot instruction files.`);
@@ -75,5 +80,5 @@ export async function rederivePlan(root: string, plan: Plan): Promise<Plan> {
       { derivedPlanId: derived.planId, differs: fields },
     );
   }
-  return derived;
+  return { plan: derived, snapshot };
 }

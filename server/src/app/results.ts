@@ -11,6 +11,7 @@
  */
 import type { Analysis, RefusedSource, Snapshot } from '../core/types.js';
 import type { Plan } from '../schemas/plan.js';
+import { budgetWarnings, figureLine, SURFACE_NAMES, type LoadFigure } from '../core/loads.js';
 import type { Recovery } from './recover.js';
 
 /** The most items of one list in a result, and the longest string kept in full. */
@@ -109,7 +110,35 @@ export function analyzeResult(facts: AnalysisFacts, narration: Narration, recove
   return { ...facts, narration, recovery };
 }
 
-export function planFacts(plan: Plan, planFile: string) {
+/** The per-file figure for a result: the one line, the always-on size, per surface overall and per top-level folder, and the budget's warnings. */
+function loadsFacts(f: LoadFigure, b: Bounded, budget: number | undefined) {
+  return {
+    line: figureLine(f),
+    files: f.files,
+    headline: f.headline,
+    alwaysOn: f.alwaysOn,
+    surfaces: f.surfaces.map((s) => ({
+      surface: s.surface,
+      name: SURFACE_NAMES[s.surface],
+      before: s.before,
+      after: s.after,
+      folders: b.list(`loads.${s.surface}.folders`, s.folders, (g) => ({ ...g, folder: clip(g.folder) })),
+    })),
+    budget: { chars: budget ?? null, warnings: budgetWarnings(f, budget) },
+  };
+}
+
+function leftoverFacts(plan: Plan) {
+  const l = plan.leftover;
+  if (!l) return null;
+  return {
+    chars: l.chars,
+    suggestions: l.suggestions.slice(0, 20).map((x) => ({ section: x.section, title: clip(x.title), chars: x.chars, candidates: x.candidates.slice(0, 3).map((c) => clip(c.applyTo)) })),
+  };
+}
+
+/** `figure` is what loads where (app/loads figureFor); `budget` the characters per file that may warn (none by default). */
+export function planFacts(plan: Plan, planFile: string, figure: LoadFigure | null = null, budget?: number) {
   const b = new Bounded();
   return {
     planId: plan.planId,
@@ -133,6 +162,8 @@ export function planFacts(plan: Plan, planFile: string) {
     })),
     problems: b.list('problems', plan.problems, problem),
     lossless: { ok: plan.lossless.ok, coveredSources: b.list('coveredSources', plan.lossless.coveredSources, (c) => clip(c)) },
+    loads: figure ? loadsFacts(figure, b, budget) : null,
+    leftover: leftoverFacts(plan),
     ...b.truncated(`The whole plan: resource ${PLAN_RESOURCE} and ${planFile}.`),
   };
 }
@@ -153,12 +184,40 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   if (ops > MAX_TEXT_ITEMS) lines.push(`  … and ${ops - MAX_TEXT_ITEMS} more: resource ${PLAN_RESOURCE} and ${f.planFile} have them all.`);
   if (!f.operations.length) lines.push('  none');
   lines.push(f.lossless.ok ? 'Lossless check passed: every source byte lands in exactly one output, in order.' : 'Lossless check FAILED.');
-  const leftover = f.riskReasons.find((r) => r.includes('that code review reads'));
-  if (leftover) lines.push(`Leftover: ${leftover}.`);
+  lines.push(...loadsText(f));
   // An empty plan has nothing to approve: the next step is a person's decision, not approval.
   const then = f.nothingToMigrate && next.startsWith('onboarding_approve') ? 'nothing to approve; ask the human with question_ask which suggested scopes to use, then call onboarding_propose again with overrides.' : next;
   lines.push(`Nothing was changed. Next: ${then}`);
   return lines.join('\n');
+}
+
+const n = (v: number) => v.toLocaleString('en-US');
+const statText = (s: { mean: number; median: number; p90: number; max: number }) => `mean ${n(s.mean)}, median ${n(s.median)}, p90 ${n(s.p90)}, max ${n(s.max)}`;
+
+/** The figure and the leftover report: always-on size, per-file figure per surface, top folders, largest kept sections. */
+function loadsText(f: PlanFacts): string[] {
+  const lines: string[] = [];
+  const l = f.loads;
+  if (l) {
+    lines.push('', `What loads where: ${l.line}`, `Characters attached per file (${n(l.files)} files of the tree), before → after the plan:`);
+    for (const s of l.surfaces) lines.push(`  ${s.name}: ${statText(s.before)} → ${statText(s.after)}`);
+    const head = l.surfaces.find((s) => s.surface === l.headline)!;
+    const top = [...head.folders].sort((a, b) => b.after.max - a.after.max || b.before.max - a.before.max).slice(0, 10);
+    if (top.length > 1) {
+      lines.push(`  Per top-level folder (${head.name}, the ${top.length} with the largest files):`);
+      for (const g of top) lines.push(`    ${g.folder === '.' ? '(root files)' : `${g.folder}/`}: mean ${n(g.before.mean)} → ${n(g.after.mean)}, max ${n(g.before.max)} → ${n(g.after.max)} (${g.after.files === 1 ? '1 file' : `${n(g.after.files)} files`})`);
+    }
+    for (const w of l.budget.warnings) lines.push(`Warning ${w.code}: ${w.message}`);
+  }
+  if (f.leftover) {
+    const now = l ? ` (now ${n(l.alwaysOn.before)})` : '';
+    lines.push(`Leftover: .github/copilot-instructions.md keeps ${n(f.leftover.chars)} characters after the plan${now}, attached to every request on every surface.`);
+    if (f.leftover.suggestions.length) {
+      lines.push('Largest sections kept there, with candidate scopes (ask the human; apply the answers with overrides):');
+      for (const x of f.leftover.suggestions.slice(0, 5)) lines.push(`  ${x.section} "${x.title}" (${n(x.chars)} characters): ${x.candidates.length ? x.candidates.map((c) => `"${c}"`).join(' or ') : 'no candidate scope'}`);
+    }
+  }
+  return lines;
 }
 
 /** The whole structuredContent of onboarding_propose. */

@@ -23,6 +23,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   schemas: async () => (await import('./schemas.js')).registerSchemasCommand,
   analyze: async () => (await import('./analyze.js')).registerAnalyzeCommand,
   propose: async () => (await import('./propose.js')).registerProposeCommand,
+  explain: async () => (await import('./explain.js')).registerExplainCommand,
 };
 
 function registerDemoCommand(program: Command, io: CliIo): void {

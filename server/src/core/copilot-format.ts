@@ -6,7 +6,8 @@
  * - path-specific: `.github/instructions/NAME.instructions.md` with YAML front matter
  *   `applyTo: "glob,glob"` (one string, comma-separated globs), an optional `description`, and
  *   an optional `excludeAgent: "code-review"` or `"coding-agent"` (that agent does not read the file).
- * - Copilot code review reads only the first 4,000 characters of an instruction file.
+ * - No length limit: Copilot code review's 4,000-character read limit was removed on 2026-06-12
+ *   (GitHub changelog "Copilot code review: new configurations and controls").
  *
  * We read every shape found in the wild (unquoted `*…` values, which are YAML aliases and
  * break strict parsers; YAML lists; brace groups containing commas) and write only the documented one.
@@ -16,7 +17,6 @@ import { parseDocument, isAlias, isSeq, isScalar, stringify, type Document } fro
 export const REPO_WIDE_PATH = '.github/copilot-instructions.md';
 export const INSTRUCTIONS_DIR = '.github/instructions';
 export const INSTRUCTIONS_SUFFIX = '.instructions.md';
-export const CODE_REVIEW_CHAR_LIMIT = 4000;
 
 export function instructionPath(slug: string): string {
   return `${INSTRUCTIONS_DIR}/${slug}${INSTRUCTIONS_SUFFIX}`;

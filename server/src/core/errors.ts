@@ -15,6 +15,8 @@ export const ErrorCode = {
   STATE_CORRUPT: 'STATE_CORRUPT',
   TRACE_WRITE_FAILED: 'TRACE_WRITE_FAILED',
   TRACE_CHAIN_BROKEN: 'TRACE_CHAIN_BROKEN',
+  /** The per-user trace key (outside the workspace) is unreadable, corrupted or open to other users. */
+  TRACE_KEY_INVALID: 'TRACE_KEY_INVALID',
   SOURCE_REFUSED: 'SOURCE_REFUSED',
   NO_SOURCES: 'NO_SOURCES',
   NOTHING_TO_MIGRATE: 'NOTHING_TO_MIGRATE',

@@ -12,7 +12,7 @@
  */
 import type { Analysis, ByteRange, ScopeResult, Section, Snapshot, SourceFile } from './types.js';
 import type { ExcludeAgent, Override, Plan, PlanBody, PlanSection, Operation } from '../schemas/plan.js';
-import { CODE_REVIEW_CHAR_LIMIT, INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, splitApplyTo } from './copilot-format.js';
+import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, splitApplyTo } from './copilot-format.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import { ErrorCode, OnboardingError } from './errors.js';
 import { asBuffer, checkLossless } from './lossless.js';
@@ -158,11 +158,10 @@ export function buildPlan(input: BuildPlanInput): Plan {
 
   const { risk, riskReasons } = assessRisk(snapshot, analysis, decisions, outputs.operations, check);
   const left = bodyWithoutProof.leftover;
-  if (left && left.chars > left.limit) {
+  if (left?.suggestions.length) {
     const names = left.suggestions.map((x) => `${x.section} (${x.chars} chars: ${x.candidates.map((c) => c.applyTo).join(' or ') || 'no candidate scope'})`);
     riskReasons.push(
-      `${REPO_WIDE_PATH} keeps ${left.chars} characters after the split, over the ${left.limit} that code review reads` +
-        (names.length ? `; large sections kept there: ${names.join('; ')} — ask the human about them with question_ask and apply the answers with overrides, so low-confidence scopes are decided by a person, not guessed` : ''),
+      `${REPO_WIDE_PATH} keeps ${left.chars} characters after the split, attached to every request; large sections kept there: ${names.join('; ')} — ask the human about them with question_ask and apply the answers with overrides, so low-confidence scopes are decided by a person, not guessed`,
     );
   }
   return seal({ ...bodyWithoutProof, risk, riskReasons, lossless });
@@ -193,7 +192,7 @@ function leftoverOf(src: Buffer, decisions: readonly Decision[], after: Uint8Arr
     suggestions.push({ section: d.section.id, title: d.section.title, chars: n, candidates });
   }
   suggestions.sort((a, b) => b.chars - a.chars || cmp(a.section, b.section));
-  return { chars: size, limit: CODE_REVIEW_CHAR_LIMIT, suggestions };
+  return { chars: size, suggestions };
 }
 
 /**

@@ -67,11 +67,12 @@ export async function fsyncDir(dir: string): Promise<void> {
  * Write `content` to `file` only if `file` does not exist (false when it does). The file appears
  * complete or not at all: the content is made durable in a private temp file first, then
  * hard-linked to `file`, so a process killed half-way leaves no empty or partial file behind.
- * The lock, the workspace id and every trace record are created this way.
+ * The lock, the workspace id, every trace record and the per-user trace key (`mode` 0600) are
+ * created this way.
  */
-export async function createExclusive(file: string, content: string): Promise<boolean> {
+export async function createExclusive(file: string, content: string, opts: { mode?: number } = {}): Promise<boolean> {
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeDurable(tmp, content);
+  await writeDurable(tmp, content, opts);
   try {
     await fsp.link(tmp, file);
     return true;
@@ -81,7 +82,7 @@ export async function createExclusive(file: string, content: string): Promise<bo
     if (code === 'EPERM' || code === 'ENOTSUP' || code === 'ENOSYS' || code === 'EOPNOTSUPP') {
       // File systems without hard links: plain O_EXCL create (a reader may briefly see it empty).
       try {
-        await writeDurable(file, content);
+        await writeDurable(file, content, opts);
         return true;
       } catch (e2) {
         if ((e2 as NodeJS.ErrnoException).code === 'EEXIST') return false;

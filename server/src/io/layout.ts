@@ -33,6 +33,11 @@ export function workspaceIdFile(root: string): string {
   return path.join(stateDir(root), 'workspace-id');
 }
 
+/** Where the last verified walk of the elicitation chain ended (io/state.ts, authenticated with the per-user key). */
+export function traceCheckpointFile(root: string): string {
+  return path.join(stateDir(root), 'trace-checkpoint.json');
+}
+
 export function journalFile(root: string): string {
   return path.join(stateDir(root), 'journal.json');
 }

@@ -51,7 +51,7 @@ export type PlanViewData = z.infer<typeof planViewShape>;
 /**
  * What the view shows beyond propose's bounded facts, complete (no list is cut): every file the
  * plan writes with its globs and how many workspace files each matches, and the sections that
- * stay repository-wide.
+ * stay repository-wide. (The "what loads where" figure is propose's `loads`, shown as is.)
  */
 export function planViewData(plan: Plan, workspaceFiles: readonly string[], filesTruncated: boolean): PlanViewData {
   const index = new FileIndex(workspaceFiles);
@@ -98,6 +98,7 @@ ul{margin:4px 0;padding-left:20px}
 <h1 id="title">Plan view</h1>
 <div id="hash" class="muted">Waiting for the result of onboarding_propose…</div>
 <div id="summary"></div>
+<h2 id="loads-h" hidden>What loads where</h2><div id="loads"></div>
 <h2 id="files-h" hidden>Files</h2><div id="files"></div>
 <h2 id="repo-h" hidden>Stays repository-wide</h2><ul id="repo"></ul>
 <p class="muted">Read-only. Approve with onboarding_approve: its form shows the same plan id and SHA-256.</p>
@@ -116,6 +117,7 @@ function theme(ctx){
     if(/^--(color|font|border|shadow)-[a-z0-9-]+$/.test(k)&&typeof v[k]==="string")root.style.setProperty(k,v[k]);
   });
 }
+function n(x){return Math.round(Number(x)).toLocaleString("en");}
 function clear(n){while(n.firstChild)n.removeChild(n.firstChild);}
 function render(sc){
   if(!sc||typeof sc.planId!=="string")return;
@@ -125,6 +127,15 @@ function render(sc){
   var s=document.getElementById("summary");clear(s);
   s.appendChild(el("div","Pattern: "+sc.pattern+". Risk: "+sc.risk+(sc.riskReasons&&sc.riskReasons.length?" ("+sc.riskReasons.join("; ")+")":"")+"."));
   if(sc.lossless)s.appendChild(el("div",sc.lossless.ok?"Lossless check: passed.":"Lossless check: FAILED, do not approve."));
+  var L=sc.loads,lo=document.getElementById("loads");clear(lo);
+  document.getElementById("loads-h").hidden=!L;
+  if(L){
+    lo.appendChild(el("div",L.line));
+    lo.appendChild(el("div","Repository-wide (every request): "+n(L.alwaysOn.before)+" \u2192 "+n(L.alwaysOn.after)+" characters.","muted"));
+    var ul=el("ul");
+    (L.surfaces||[]).forEach(function(x){ul.appendChild(el("li",x.name+": per file, mean "+n(x.before.mean)+" \u2192 "+n(x.after.mean)+", p90 "+n(x.before.p90)+" \u2192 "+n(x.after.p90)+", max "+n(x.before.max)+" \u2192 "+n(x.after.max)+" characters ("+n(x.after.files)+" files)."));});
+    lo.appendChild(ul);
+  }
   var v=sc.planView||{files:[],repoWide:[]};
   var f=document.getElementById("files");clear(f);
   document.getElementById("files-h").hidden=false;

@@ -90,11 +90,10 @@ export const PlanBodySchema = z.object({
   risk: z.enum(['low', 'medium', 'high']),
   riskReasons: z.array(z.string()),
   overrides: z.array(OverrideSchema),
-  /** The repository-wide file after the split against the part code review reads, and candidate scopes for large sections kept there. */
+  /** The repository-wide file's size after the split (characters, attached to every request), and candidate scopes for large sections kept there. */
   leftover: z
     .object({
       chars: z.number().int().nonnegative(),
-      limit: z.number().int().positive(),
       suggestions: z.array(
         z.object({
           section: z.string(),

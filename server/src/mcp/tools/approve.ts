@@ -5,6 +5,7 @@ import { approveForm } from '../../core/form-render.js';
 import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import { updateState } from '../../io/state.js';
 import { formPaths, resolvePlan } from '../../app/plan-checks.js';
+import { figureFor } from '../../app/loads.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
@@ -52,7 +53,7 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.approve, planId: typeof about.planId === 'string' ? about.planId : '', outcome, trace }),
         },
         async ({ root, ask, about }) => {
-          const { plan } = await resolvePlan(root, planId);
+          const { plan, snapshot } = await resolvePlan(root, planId);
           about({ planId: plan.planId });
           if (plan.operations.length === 0) {
             throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations: there is nothing to approve.`, {
@@ -61,7 +62,7 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
           }
           const res = await ask({
             action: 'approve',
-            message: approveForm(plan, formPaths(plan.planId), { planView: clientRendersApps(mcp.server) }),
+            message: approveForm(plan, formPaths(plan.planId), figureFor(snapshot, plan), { planView: clientRendersApps(mcp.server) }),
             requestedSchema: APPROVE_SCHEMA,
             subject: { planId: plan.planId, planSha256: plan.sha256 },
             mode: { kind: 'gate', requiredTrue: ['approved'], optionalStrings: { comment: NOTE_MAX_CHARS } },

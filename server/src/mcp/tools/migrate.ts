@@ -6,6 +6,7 @@ import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import { backupRelPaths } from '../../io/layout.js';
 import { Progress } from '../progress.js';
 import { formPaths, resolvePlan } from '../../app/plan-checks.js';
+import { figureFor } from '../../app/loads.js';
 import { migrateGate } from '../../app/migrate.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, success } from './result.js';
@@ -55,7 +56,7 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.migrate, planId: typeof about.planId === 'string' ? about.planId : '', outcome, trace }),
         },
         async ({ root, ask, about }) => {
-          const { plan } = await resolvePlan(root, planId);
+          const { plan, snapshot } = await resolvePlan(root, planId);
           about({ planId: plan.planId });
           if (plan.operations.length === 0) {
             throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations.`, { next: 'Nothing to do.' });
@@ -67,7 +68,7 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
             async ({ migrationId, approvalTrace }) => {
               const res = await ask({
                 action: 'migrate',
-                message: migrateForm(plan, { ...formPaths(plan.planId), archive: backupRelPaths(migrationId).archive }),
+                message: migrateForm(plan, { ...formPaths(plan.planId), archive: backupRelPaths(migrationId).archive }, figureFor(snapshot, plan)),
                 requestedSchema: MIGRATE_SCHEMA,
                 subject: { planId: plan.planId, planSha256: plan.sha256, migrationId, approvalTrace },
                 mode: { kind: 'gate', requiredTrue: ['confirmed', 'understood_risks'] },

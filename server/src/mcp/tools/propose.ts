@@ -5,11 +5,12 @@ import { narrate } from '../narrate.js';
 import { propose } from '../../app/propose.js';
 import { recover } from '../../app/recover.js';
 import { planFacts, planText, proposeResult } from '../../app/results.js';
+import { figureFor } from '../../app/loads.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
 import { PLAN_VIEW_TOOL_META, planViewData, planViewShape } from '../plan-view.js';
-import { narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
+import { leftoverShape, loadsShape, narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
 
 export const proposeInput = {
   overrides: z
@@ -20,6 +21,12 @@ export const proposeInput = {
       "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug, excludeAgent?: 'code-review' | 'coding-agent' (that Copilot agent skips the section's path-specific file)}.",
     ),
   narrate: z.boolean().default(true).describe('Explain the plan through the client model (MCP sampling); the plan never depends on it.'),
+  budgetChars: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Instruction characters Copilot may attach per file; the result warns when the plan leaves more (no limit by default).'),
 };
 
 export const proposeOutput = {
@@ -46,6 +53,8 @@ export const proposeOutput = {
   ),
   problems: z.array(problemShape),
   lossless: z.object({ ok: z.boolean(), coveredSources: z.array(z.string()) }),
+  loads: loadsShape,
+  leftover: leftoverShape,
   narration: narrationShape,
   recovery: recoveryShape,
   truncated: truncatedShape,
@@ -66,12 +75,12 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
       annotations: { title: 'Propose plan', readOnlyHint: true, openWorldHint: false },
       _meta: PLAN_VIEW_TOOL_META,
     },
-    async ({ overrides, narrate: wantNarration }, extra) =>
+    async ({ overrides, narrate: wantNarration, budgetChars }, extra) =>
       guarded(async () => {
         const root = await ctx.root();
         const recovery = await recover(root);
         const { plan, planFile, snapshot } = await propose(root, overrides);
-        const facts = planFacts(plan, planFile);
+        const facts = planFacts(plan, planFile, figureFor(snapshot, plan), budgetChars);
         const fallback = planText(facts);
         const n = await narrate(
           mcp.server,
