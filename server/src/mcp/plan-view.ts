@@ -12,9 +12,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { z } from 'zod';
-import { splitApplyTo } from '../core/copilot-format.js';
-import { FileIndex } from '../core/file-index.js';
-import type { Plan } from '../schemas/plan.js';
 
 export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
 export const PLAN_VIEW_URI = 'ui://copilot-onboarding/plan-view';
@@ -46,26 +43,6 @@ export const planViewShape = z.object({
   repoWide: z.array(z.object({ title: z.string(), source: z.string() })),
   filesTruncated: z.boolean(),
 });
-export type PlanViewData = z.infer<typeof planViewShape>;
-
-/**
- * What the view shows beyond propose's bounded facts, complete (no list is cut): every file the
- * plan writes with its globs and how many workspace files each matches, and the sections that
- * stay repository-wide. (The "what loads where" figure is propose's `loads`, shown as is.)
- */
-export function planViewData(plan: Plan, workspaceFiles: readonly string[], filesTruncated: boolean): PlanViewData {
-  const index = new FileIndex(workspaceFiles);
-  return {
-    files: plan.operations.map((o) => {
-      const into = plan.sections.filter((s) => s.destination === o.path);
-      const globs = [...new Set(into.flatMap((s) => (s.applyTo ? splitApplyTo(s.applyTo) : [])))];
-      return { path: o.path, op: o.op, size: o.size, globs: globs.map((glob) => ({ glob, matches: index.stat(glob).count })), sections: into.map((s) => s.title) };
-    }),
-    repoWide: plan.sections.filter((s) => s.applyTo === null).map((s) => ({ title: s.title, source: s.sourcePath })),
-    filesTruncated,
-  };
-}
-
 export function registerPlanView(mcp: McpServer): void {
   mcp.registerResource(
     'plan-view',

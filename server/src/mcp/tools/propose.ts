@@ -9,7 +9,8 @@ import { figureFor } from '../../app/loads.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
-import { PLAN_VIEW_TOOL_META, planViewData, planViewShape } from '../plan-view.js';
+import { PLAN_VIEW_TOOL_META, planViewShape } from '../plan-view.js';
+import { planViewData } from '../../app/plan-view.js';
 import { leftoverShape, loadsShape, narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
 
 export const proposeInput = {
