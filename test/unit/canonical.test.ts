@@ -88,10 +88,12 @@ describe('the canonical form before JCS equals JCS on .copilot-state.example/', 
     expect(checked).toBeGreaterThan(10);
   });
 
-  it('a plan file is stored as its canonical JSON, byte for byte', () => {
-    for (const file of readdirSync(path.join(EXAMPLE, 'plans'))) {
+  it('a plan file is the plan as JSON (its identity is planHash over the parsed plan, checked above, not its bytes)', () => {
+    const files = readdirSync(path.join(EXAMPLE, 'plans'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
       const text = readFileSync(path.join(EXAMPLE, 'plans', file), 'utf8');
-      expect(canonicalJson(JSON.parse(text))).toBe(text);
+      expect(JSON.stringify(JSON.parse(text))).toBe(text);
     }
   });
 });

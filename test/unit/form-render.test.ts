@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { approveForm, FORM_MAX_CHARS, migrateForm, rollbackForm } from '../../server/src/core/form-render.js';
-import { code, sanitize } from '../../server/src/core/sanitize.js';
+import { approveForm, FORM_MAX_CHARS, migrateForm, questionForm, rollbackForm } from '../../server/src/core/form-render.js';
+import { code, safeJson, sanitize } from '../../server/src/core/sanitize.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
 import { loadFigure } from '../../server/src/core/loads.js';
 
@@ -156,8 +156,8 @@ describe('migrate and rollback forms', () => {
   it('rollback lists edited files first with a warning, bounded for 1,000 files', () => {
     const restore = ['.github/copilot-instructions.md'];
     const remove = Array.from({ length: 1000 }, (_, i) => `.github/instructions/t${i}.instructions.md`);
-    const m = rollbackForm({ migrationId: 'm1', archive: '.copilot-state/backups/m1.tar.gz', manifest: '.copilot-state/backups/m1.manifest.json', restore, remove, edited: ['.github/instructions/t999.instructions.md'] });
-    checkRendered(m, ['.github/instructions/t999.instructions.md', '.copilot-state/backups/m1.manifest.json']);
+    const m = rollbackForm({ migrationId: 'm1', archive: '.copilot-state/backups/m1.tar.gz', manifest: '.copilot-state/backups/m1.manifest.json', restore, remove, edited: ['.github/instructions/t999.instructions.md'], savedTo: '.copilot-state/backups/m1.edited/' });
+    checkRendered(m, ['.github/instructions/t999.instructions.md', '.copilot-state/backups/m1.manifest.json', '.copilot-state/backups/m1.edited/']);
     expect(m.indexOf('WARNING: 1 file was edited')).toBeLessThan(m.indexOf('Files ('));
     expect(m.split('\n').find((l) => l.startsWith('- '))).toContain('t999');
   });
@@ -183,5 +183,37 @@ describe('sanitize and code', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('question form', () => {
+  it('renders any question as CommonMark text that says exactly the question: no HTML, no unsafe character, lines kept', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 40, unit: 'binary' }), { maxLength: 6 }), (lines) => {
+        const q = lines.join('\n');
+        const shown = questionForm(q);
+        expect(shown).not.toBeNull();
+        expect(shown!).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/u);
+        expect(shown!.split('\n')).toHaveLength(q.split(/\r\n|\r|\n/).length);
+        const html = md.render(shown!);
+        expect(html).not.toMatch(/<(?!\/?(p|ul|ol|li|h[1-6]|hr|pre|code|blockquote|br)\b)[a-z]/i);
+        expect(html).not.toMatch(/<(a|img|em|strong|script)\b/i);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is null when the escaped question is longer than a form', () => {
+    expect(questionForm('a'.repeat(FORM_MAX_CHARS))).toBe('a'.repeat(FORM_MAX_CHARS));
+    expect(questionForm('<'.repeat(FORM_MAX_CHARS / 2 + 1))).toBeNull();
+  });
+});
+
+describe('safeJson', () => {
+  it('escapes DEL, C1, bidi and separators that JSON.stringify leaves raw; the value parses back unchanged', () => {
+    const v = { a: 'x\u007f\u0085\u202E\u2028\u2029\ufeff\u001b', n: [1, 'é'] };
+    const s = safeJson(v, 2);
+    expect(s).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2028\u2029\ufeff\u001b]/u);
+    expect(JSON.parse(s)).toEqual(v);
   });
 });

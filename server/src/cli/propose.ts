@@ -50,7 +50,7 @@ export function registerProposeCommand(program: Command, io: CliIo): void {
   ).action(async (o: SurveyOptions & { override: string[]; budgetChars?: number }) => {
     const overrides = parseOverrides(o.override);
     await survey('propose', o, io, async (root) => {
-      const recovery = await recover(root);
+      const recovery = await recover(root, 'cli');
       const { plan, planFile, snapshot } = await propose(root, overrides.length ? overrides : undefined);
       const facts = planFacts(plan, planFile, figureFor(snapshot, plan), o.budgetChars);
       const proposed = plan.operations.length > 0;

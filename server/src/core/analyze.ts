@@ -25,6 +25,7 @@ import { readFrontMatter } from './copilot-format.js';
 import { lineOfOffset, parseMarkdown, splitLevel, splitSections } from './markdown.js';
 import { findContradictions } from './contradictions.js';
 import { proposeTopicSections } from './topics.js';
+import { agentInventory } from './agents/inventory.js';
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -256,7 +257,7 @@ export function analyze(snapshot: Snapshot): Analysis {
 
   const otherAgentFiles = [...otherSources.map((s) => s.path), ...snapshot.refused.filter((r) => r.kind === 'other-agent').map((r) => r.path)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (otherAgentFiles.length) {
-    const message = `Other agents' instruction files found (reported, not migrated): ${otherAgentFiles.join(', ')}.`;
+    const message = `Other agents' instruction files found: ${otherAgentFiles.join(', ')} (the inventory says who reads each; propose copies what maps exactly into Copilot files and keeps every original).`;
     problems.push({ code: 'OTHER_AGENT_FILES', severity: 'info', message, path: otherAgentFiles[0]!, lines: [] });
   }
 
@@ -284,5 +285,5 @@ export function analyze(snapshot: Snapshot): Analysis {
   // Severity, then path, then first line (Array.prototype.sort is stable: ties keep their order).
   const ordered = problems.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
 
-  return { pattern, sources, sections: repoAnalysis?.sections ?? [], headings: repoAnalysis?.parsed.headings ?? [], problems: ordered, existingInstructions, otherAgentFiles };
+  return { pattern, sources, sections: repoAnalysis?.sections ?? [], headings: repoAnalysis?.parsed.headings ?? [], problems: ordered, existingInstructions, otherAgentFiles, agents: agentInventory(snapshot) };
 }

@@ -10,6 +10,8 @@
  * `**` and `<id>` stay literal); every line a complete sentence (still readable when
  * whitespace collapses); the whole message at most 4,000 characters whatever the input.
  *
+ * question_ask's form is rendered here too: the agent's question is untrusted text like a heading.
+ *
  * Security: every string that did not come from this module (paths, headings, globs, problem
  * messages, migration ids) passes through core/sanitize, so no control, escape or bidi
  * character reaches the person and no single value can push the question off the screen.
@@ -165,11 +167,13 @@ export interface RollbackFormInput {
   restore: string[];
   remove: string[];
   edited: string[];
+  /** Where the edited files are saved first (a folder, workspace-relative). */
+  savedTo: string;
 }
 
 export function rollbackForm(r: RollbackFormInput): string {
   const items = [
-    ...r.edited.map((p) => `- Edited since the migration, the edit will be lost: ${code(p, PATH_MAX)}.`),
+    ...r.edited.map((p) => `- Edited since the migration: ${code(p, PATH_MAX)} is saved to ${code(r.savedTo, PATH_MAX)} first, then put back as before the migration.`),
     ...r.restore.filter((p) => !r.edited.includes(p)).map((p) => `- Restore ${code(p, PATH_MAX)} byte for byte.`),
     ...r.remove.filter((p) => !r.edited.includes(p)).map((p) => `- Remove ${code(p, PATH_MAX)} (created by the migration).`),
   ];
@@ -178,7 +182,7 @@ export function rollbackForm(r: RollbackFormInput): string {
     [
       `Summary: ${plural(r.restore.length, 'file')} restored, ${plural(r.remove.length, 'file')} removed.`,
       r.edited.length
-        ? `WARNING: ${plural(r.edited.length, 'file was', 'files were')} edited since the migration; those edits will be lost.`
+        ? `WARNING: ${plural(r.edited.length, 'file was', 'files were')} edited since the migration; ${r.edited.length === 1 ? 'it is' : 'they are'} saved to ${code(r.savedTo, PATH_MAX)} first (your edits stay there), then put back as before the migration.`
         : 'No migrated file was edited since the migration.',
       'The backup was checked against its manifest.',
     ].join('\n'),
@@ -191,4 +195,18 @@ export function rollbackForm(r: RollbackFormInput): string {
       }
     : null;
   return assemble(head, list, ['Choose Yes (true) to roll back now, or decline.']);
+}
+
+/**
+ * The question_ask form: the agent's question, line by line through core/sanitize as prose (no
+ * raw HTML, emphasis or links; no control, escape, bidi or separator character; line breaks
+ * kept as line breaks). Null when the safe text is longer than a form may be: a person must
+ * see the whole question, so the caller refuses it rather than cut it.
+ */
+export function questionForm(question: string): string | null {
+  const text = question
+    .split(/\r\n|\r|\n/)
+    .map((line) => prose(line, Number.MAX_SAFE_INTEGER))
+    .join('\n');
+  return text.length <= FORM_MAX_CHARS ? text : null;
 }

@@ -4,10 +4,26 @@
  * the target (readers see the old bytes or the new ones, never a mix). A folder whose entries
  * changed is fsynced as well, so the renames themselves survive a power cut. The lock, the
  * backup, the restore, the staged files of a migration and every state file go through here.
+ * A full disk is DISK_FULL naming the folder, and leaves no partial file.
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { ErrorCode, OnboardingError } from '../core/errors.js';
+
+/**
+ * A full disk (or quota) while writing into `dir` becomes DISK_FULL naming that folder; any other
+ * error is returned as it is. The callers clean up what they started (a partial file here, a
+ * partial backup in io/apply), so the message can say what to do.
+ */
+export function diskFull(e: unknown, dir: string): unknown {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (code !== 'ENOSPC' && code !== 'EDQUOT') return e;
+  return new OnboardingError(ErrorCode.DISK_FULL, `The disk holding ${dir} is full (${code}); the file being written there was removed.`, {
+    next: `Free space on the disk that holds ${dir} (or raise the quota), then run the same command again.`,
+    cause: e,
+  });
+}
 
 /**
  * Create `abs` (it must not exist: EEXIST otherwise, unless `replace` removes a leftover
@@ -19,7 +35,7 @@ export async function writeDurable(abs: string, data: string | Uint8Array, opts:
   try {
     fh = await create();
   } catch (e) {
-    if (!opts.replace || (e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    if (!opts.replace || (e as NodeJS.ErrnoException).code !== 'EEXIST') throw diskFull(e, path.dirname(abs));
     await fsp.rm(abs, { force: true });
     fh = await create();
   }
@@ -27,9 +43,13 @@ export async function writeDurable(abs: string, data: string | Uint8Array, opts:
     await fh.writeFile(data);
     if (opts.mode !== undefined) await fh.chmod(opts.mode);
     await fh.sync();
-  } finally {
-    await fh.close();
+  } catch (e) {
+    // A write cut short (a full disk) leaves no partial file behind.
+    await fh.close().catch(() => undefined);
+    await fsp.rm(abs, { force: true });
+    throw diskFull(e, path.dirname(abs));
   }
+  await fh.close();
 }
 
 /**
@@ -38,14 +58,16 @@ export async function writeDurable(abs: string, data: string | Uint8Array, opts:
  * itself must be durable.
  */
 export async function atomicWriteFile(abs: string, data: string | Uint8Array, opts: { mode?: number; tmp?: string } = {}): Promise<void> {
-  await fsp.mkdir(path.dirname(abs), { recursive: true });
+  await fsp.mkdir(path.dirname(abs), { recursive: true }).catch((e: unknown) => {
+    throw diskFull(e, path.dirname(abs));
+  });
   const tmp = opts.tmp ?? `${abs}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   await writeDurable(tmp, data, { ...(opts.mode !== undefined ? { mode: opts.mode } : {}), replace: opts.tmp !== undefined });
   try {
     await fsp.rename(tmp, abs);
   } catch (e) {
     await fsp.rm(tmp, { force: true });
-    throw e;
+    throw diskFull(e, path.dirname(abs));
   }
 }
 

@@ -68,6 +68,23 @@ export function backupRelPaths(migrationId: string): { archive: string; manifest
   return { archive: rel('backups', n.archive), manifest: rel('backups', n.manifest) };
 }
 
+/**
+ * Where a rollback saves the files edited since its migration before it restores or removes
+ * them: `backups/<migrationId>.edited/<workspace-relative path>`.
+ */
+export function editedDir(root: string, migrationId: string): string {
+  return path.join(backupsDir(root), `${migrationId}.edited`);
+}
+
+export function editedRelDir(migrationId: string): string {
+  return rel('backups', `${migrationId}.edited`);
+}
+
+/** The workspace-relative path where a rollback of `migrationId` saves its copy of the edited file `path`. */
+export function savedCopyPath(migrationId: string, path: string): string {
+  return `${editedRelDir(migrationId)}/${path}`;
+}
+
 export function manifestFile(root: string, migrationId: string): string {
   return path.join(backupsDir(root), backupFileNames(migrationId).manifest);
 }

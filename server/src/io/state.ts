@@ -19,7 +19,7 @@ import { atomicWriteFile, createExclusive } from './durable.js';
 import { rel, stateFile, traceCheckpointFile, workspaceIdFile, type ChainKind } from './layout.js';
 import type { ChainLink } from './traces.js';
 import type { UserKey } from './user-key.js';
-import { unlessMissing } from './workspace.js';
+import { assertStateWrite, unlessMissing } from './workspace.js';
 
 /** Load the state; a missing file is a new workspace. Corruption throws STATE_CORRUPT. */
 export async function loadState(root: string, now = new Date().toISOString()): Promise<OnboardingState> {
@@ -53,6 +53,7 @@ function corrupt(why: string): OnboardingError {
 
 export async function saveState(root: string, state: OnboardingState): Promise<void> {
   const valid = OnboardingStateSchema.parse({ ...state, version: STATE_VERSION, workspaceId: await workspaceId(root, state.workspaceId) });
+  await assertStateWrite(root, stateFile(root));
   await atomicWriteFile(stateFile(root), JSON.stringify(valid, null, 2) + '\n');
 }
 

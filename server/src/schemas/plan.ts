@@ -104,6 +104,29 @@ export const PlanBodySchema = z.object({
       ),
     })
     .optional(),
+  /** Other agents' files (issue 21): what was converted into Copilot files, what was kept as it is and why (core/agents/plan.ts). */
+  agents: z
+    .object({
+      conversions: z.array(
+        z.object({
+          source: z.string(),
+          format: z.string(),
+          output: z.string(),
+          applyTo: z.string().nullable(),
+          description: z.string().nullable(),
+          excludeAgent: z.string().nullable(),
+          /** The source's rule text, copied verbatim: source[bodyStart, bodyEnd). The source itself stays as it is. */
+          bodyStart: z.number().int().nonnegative(),
+          bodyEnd: z.number().int().nonnegative(),
+          why: z.string(),
+        }),
+      ),
+      kept: z.array(z.object({ path: z.string(), format: z.string(), reason: z.string() })),
+      duplicates: z.object({ exact: z.number().int().nonnegative(), near: z.number().int().nonnegative(), loadedTwice: z.number().int().nonnegative() }),
+      /** Set when the plan changes nothing: why nothing needs to move. */
+      nothingToMove: z.string().nullable(),
+    })
+    .optional(),
   lossless: z.object({
     outputs: z.array(
       z.object({ path: z.string(), pieces: z.array(PieceSchema), generated: z.array(GeneratedSpanSchema) }),

@@ -9,10 +9,12 @@ export const ElicitationOutcomeSchema = z.enum([
   'error',
   'answered',
   'refused',
+  /** Crash recovery acted (action `recover`): nobody was asked; the message says what it did. */
+  'recovered',
 ]);
 export type ElicitationOutcome = z.infer<typeof ElicitationOutcomeSchema>;
 
-export const ElicitationActionSchema = z.enum(['approve', 'migrate', 'rollback', 'question']);
+export const ElicitationActionSchema = z.enum(['approve', 'migrate', 'rollback', 'question', 'recover']);
 export type ElicitationAction = z.infer<typeof ElicitationActionSchema>;
 
 const ClientInfoSchema = z.object({ name: z.string(), version: z.string() });

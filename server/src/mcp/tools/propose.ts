@@ -56,6 +56,15 @@ export const proposeOutput = {
   lossless: z.object({ ok: z.boolean(), coveredSources: z.array(z.string()) }),
   loads: loadsShape,
   leftover: leftoverShape,
+  agents: z
+    .object({
+      conversions: z.array(z.object({ source: z.string(), output: z.string(), applyTo: z.string().nullable(), why: z.string() })),
+      kept: z.array(z.object({ path: z.string(), reason: z.string() })),
+      duplicates: z.object({ exact: z.number().int(), near: z.number().int(), loadedTwice: z.number().int() }),
+      nothingToMove: z.string().nullable(),
+    })
+    .nullable()
+    .describe("Other agents' files: rules copied into Copilot files (the originals stay), files kept as they are and why, and why nothing needs to move when nothing does"),
   narration: narrationShape,
   recovery: recoveryShape,
   truncated: truncatedShape,

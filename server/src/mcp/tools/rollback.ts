@@ -25,6 +25,7 @@ export const rollbackOutput = {
   restored: z.array(z.string()),
   removed: z.array(z.string()),
   editedSinceMigration: z.array(z.string()),
+  savedEdits: z.array(z.string()).optional().describe('Where the files edited since the migration were saved (workspace-relative) before they were restored or removed.'),
   outcome: z.string(),
   trace: z.string().nullable(),
   error: errorShape.optional(),
@@ -98,10 +99,10 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
             `Rolled back migration ${prep.migrationId}: the workspace is byte-identical to before the migration.`,
             ...gate.restored.map((p) => `  restored ${p}`),
             ...gate.removed.map((p) => `  removed  ${p}`),
-            ...(prep.edited.length ? [`Edits made since the migration were discarded: ${prep.edited.join(', ')}`] : []),
+            ...(gate.saved.length ? [`Files edited since the migration were saved first: ${gate.saved.join(', ')}`] : []),
             'Next: onboarding_propose starts a fresh plan.',
           ];
-          return success(lines.join('\n'), { ...empty, rolledBack: true, restored: gate.restored, removed: gate.removed, outcome: res.outcome, trace: res.trace.path });
+          return success(lines.join('\n'), { ...empty, rolledBack: true, restored: gate.restored, removed: gate.removed, savedEdits: gate.saved, outcome: res.outcome, trace: res.trace.path });
         },
       ),
   );
