@@ -6,12 +6,13 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config.js';
 
-/** Test files that spawn node processes (kept in one list so the split is visible). */
+/** Test files that spawn node processes or a browser (kept in one list so the split is visible). */
 export const SPAWNING = [
   'test/e2e/cli-readonly.test.ts',
   'test/e2e/cli.test.ts',
   'test/e2e/inspector.test.ts',
   'test/e2e/pack.test.ts',
+  'test/e2e/plan-view-browser.test.ts',
   'test/e2e/protocol.test.ts',
   'test/e2e/stdio.test.ts',
   'test/e2e/workflow-example.test.ts',

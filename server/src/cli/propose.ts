@@ -9,6 +9,7 @@ import type { Command } from 'commander';
 import { propose } from '../app/propose.js';
 import { recover } from '../app/recover.js';
 import { fallbackNarration, planFacts, planText, proposeResult } from '../app/results.js';
+import { planViewData } from '../app/plan-view.js';
 import { figureFor } from '../app/loads.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Override } from '../schemas/plan.js';
@@ -55,7 +56,7 @@ export function registerProposeCommand(program: Command, io: CliIo): void {
       const proposed = plan.operations.length > 0;
       return {
         exitCode: proposed ? SurveyExit.PROPOSED : SurveyExit.NOTHING_TO_DO,
-        data: proposeResult(facts, fallbackNarration(planText(facts)), recovery),
+        data: { ...proposeResult(facts, fallbackNarration(planText(facts)), recovery), planView: planViewData(plan, snapshot.files, snapshot.filesTruncated) },
         text: [
           recovery ? `Recovery: ${recovery.message}\n` : '',
           planText(facts, proposed ? 'approve it from an MCP client (onboarding_approve asks the human); the CLI never approves.' : 'nothing to approve.'),

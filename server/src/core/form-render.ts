@@ -133,10 +133,16 @@ function fileList(plan: Plan, where: FormPaths) {
   };
 }
 
-/** `figure`: what loads where with this plan (app/loads figureFor), shown as one line of the summary. */
-export function approveForm(plan: Plan, where: FormPaths, figure: LoadFigure | null = null): string {
+/** Shown only to clients that render MCP Apps: the propose result links the plan view. */
+export const PLAN_VIEW_LINE = 'To see every file and glob, open the plan view from the last onboarding_propose.';
+
+/**
+ * `figure`: what loads where with this plan (app/loads figureFor), shown as one line of the summary.
+ * `planView`: the client renders MCP Apps; one line points to the plan view.
+ */
+export function approveForm(plan: Plan, where: FormPaths, figure: LoadFigure | null = null, opts: { planView?: boolean } = {}): string {
   return assemble(
-    [`Approve ${planHeader(plan)}?`, summary(plan, figure), `Backup: onboarding_migrate makes a tar.gz backup in ${code(where.backupsDir, PATH_MAX)} and checks it before the first write.`],
+    [`Approve ${planHeader(plan)}?`, summary(plan, figure), opts.planView ? PLAN_VIEW_LINE : '', `Backup: onboarding_migrate makes a tar.gz backup in ${code(where.backupsDir, PATH_MAX)} and checks it before the first write.`],
     fileList(plan, where),
     [problemsBlock(plan), 'Choose Yes (true) to approve this plan, or decline. Approving records your decision only: files change when you later confirm onboarding_migrate.'],
   );

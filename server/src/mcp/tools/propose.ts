@@ -9,6 +9,8 @@ import { figureFor } from '../../app/loads.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
+import { PLAN_VIEW_TOOL_META, planViewShape } from '../plan-view.js';
+import { planViewData } from '../../app/plan-view.js';
 import { leftoverShape, loadsShape, narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
 
 export const proposeInput = {
@@ -66,6 +68,7 @@ export const proposeOutput = {
   narration: narrationShape,
   recovery: recoveryShape,
   truncated: truncatedShape,
+  planView: planViewShape,
 };
 
 export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
@@ -80,6 +83,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: proposeInput,
       outputSchema: proposeOutput,
       annotations: { title: 'Propose plan', readOnlyHint: true, openWorldHint: false },
+      _meta: PLAN_VIEW_TOOL_META,
     },
     async ({ overrides, narrate: wantNarration, budgetChars }, extra) =>
       guarded(async () => {
@@ -102,7 +106,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
         const text = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : n.text].join('');
-        return success(text, proposeResult(facts, narration, recovery));
+        return success(text, { ...proposeResult(facts, narration, recovery), planView: planViewData(plan, snapshot.files, snapshot.filesTruncated) });
       }),
   );
 }
