@@ -1,6 +1,6 @@
 /**
- * Issue 21's figures on real repositories (kept outside this repository: COPILOT_ONBOARDING_AGENT_CASES,
- * else ../shared/agent-cases; bench/agent-cases.tsv lists them): per repository,
+ * Issue 21's figures on real repositories (kept outside this repository, in the folder
+ * COPILOT_ONBOARDING_AGENT_CASES names; bench/agent-cases.tsv lists them): per repository,
  * the instruction sources by format, the rules found in more than one source (exact, near, and
  * how many a Copilot surface loads twice), the bytes the cloud agent loads twice today, and what
  * the plan does with other agents' files (converted, kept) and whether it is lossless.
@@ -12,8 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { REPO_DIR, load } from './lib.mjs';
 
-const DIR = process.env.COPILOT_ONBOARDING_AGENT_CASES ? path.resolve(process.env.COPILOT_ONBOARDING_AGENT_CASES) : path.resolve(REPO_DIR, '../shared/agent-cases');
-if (!existsSync(DIR)) {
+const DIR = process.env.COPILOT_ONBOARDING_AGENT_CASES ? path.resolve(process.env.COPILOT_ONBOARDING_AGENT_CASES) : '';
+if (!DIR || !existsSync(DIR)) {
   console.error(`No agent cases in ${DIR}: set COPILOT_ONBOARDING_AGENT_CASES (bench/agent-cases.tsv lists the repositories and commits).`);
   process.exit(2);
 }

@@ -3,7 +3,7 @@
  * Build one real evaluation case (<cases>/<owner>__<repo>/) from a bare git directory of a public
  * repository. Reads the repository with `git` only; runs none of its code. The cases hold other
  * repositories' text and trees, so they live outside this repository: in the folder named by
- * COPILOT_ONBOARDING_EVAL_CASES, else `../shared/eval-cases` beside the checkout.
+ * COPILOT_ONBOARDING_EVAL_CASES (.ci/run sets it to the shared folder's eval-cases when that exists).
  * bench/eval-cases.tsv lists every case (repository, kind, commits) so they can be built again.
  *
  *   node bench/eval-make-case.mjs --git-dir DIR --repo owner/name --kind split --commit SHA
@@ -32,8 +32,8 @@ import picomatch from 'picomatch';
 import { parse as parseYaml } from 'yaml';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-/** Where the real cases are: COPILOT_ONBOARDING_EVAL_CASES, else ../shared/eval-cases beside the checkout. */
-export const CASES_DIR = process.env.COPILOT_ONBOARDING_EVAL_CASES ? path.resolve(process.env.COPILOT_ONBOARDING_EVAL_CASES) : path.resolve(HERE, '../../shared/eval-cases');
+/** Where the real cases are: the folder COPILOT_ONBOARDING_EVAL_CASES names (.ci/run sets it from the shared folder when that has them; set it yourself for npm run bench). */
+export const CASES_DIR = process.env.COPILOT_ONBOARDING_EVAL_CASES ? path.resolve(process.env.COPILOT_ONBOARDING_EVAL_CASES) : path.join(HERE, '.out', 'no-eval-cases');
 export const REPO_WIDE = '.github/copilot-instructions.md';
 const INSTR_RE = /^\.github\/instructions\/(?:.*\/)?[^/]+\.instructions\.md$/;
 /** Folders left out of a tree: installed or vendored code, caches. */

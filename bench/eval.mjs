@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Case: scope quality judged on real maintainers' work (COPILOT_ONBOARDING_EVAL_CASES or ../shared/eval-cases; bench/eval-cases.tsv lists them). The headline comes
+ * Case: scope quality judged on real maintainers' work (the folder COPILOT_ONBOARDING_EVAL_CASES names; bench/eval-cases.tsv lists them). The headline comes
  * from these cases only, split and reassembly reported apart; the labelled and synthetic set of
  * test/fixtures/eval (bench/eval-labelled.mjs) is reported as regression information and does not
  * count. The rule is written out in docs/evaluation.md; in short:

@@ -1,6 +1,6 @@
 /**
  * The real evaluation cases (outside the repository: COPILOT_ONBOARDING_EVAL_CASES or
- * ../shared/eval-cases; skipped when absent, as on a fresh clone) on the TypeScript sources: every plan keeps every
+ * COPILOT_ONBOARDING_EVAL_CASES, which .ci/run sets when the shared folder has them; skipped when absent, as on a fresh clone) on the TypeScript sources: every plan keeps every
  * byte of its monolith (the score itself is a benchmark, bench/eval.mjs, never asserted here), and
  * the scorer's own rules (one-to-one pairing, the Jaccard threshold, the byte-loss check, what
  * counts as repository-wide) hold on hand-made plans.
@@ -39,7 +39,7 @@ function fakeCase(tree: string[], humans: [string, string][], monolith: string, 
 }
 const fakeCore = (plan: FakePlan) => ({ analyze: () => ({}), buildPlan: () => plan });
 
-describe.skipIf(realCaseNames().length === 0)('real evaluation cases (when COPILOT_ONBOARDING_EVAL_CASES or ../shared/eval-cases holds them)', () => {
+describe.skipIf(realCaseNames().length === 0)('real evaluation cases (when COPILOT_ONBOARDING_EVAL_CASES names them)', () => {
   const names: string[] = realCaseNames();
 
   it('has vendored split and reassembly cases', () => {
