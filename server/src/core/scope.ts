@@ -7,6 +7,8 @@
  *    topic's folder the section names (`docs/`, `e2e/`) beats its default globs, and tests are
  *    the tree's test folder when nearly all its tests live there;
  * 2. the heading, then the body, names paths, globs, file names or folders that exist; a
+ *    folder the heading names by a word and the body writes as a path (`Analyzer Module
+ *    Instructions` and `analyzer/`) is the scope whatever generic words surround it; a
  *    heading of generic words ("Overview", "Guidelines") names no folder, and under such words
  *    body paths must be named twice or carry the section (under how-to-work words: carry it);
  * 3. the language of the section's code fences;
@@ -170,6 +172,10 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   if (headPaths.globs.length && !headPaths.overview) return finish(idx, headPaths.evidence, headPaths.globs, 'paths in the heading');
 
   const general = GENERAL_RE.test(title);
+  // The heading names what the section is about and the body writes where it is (`transx`
+  // Library Instructions ... "This directory (`transx/`)"): that folder, whatever else the heading says.
+  const agreed = foldersHeadingAndBodyName(idx, title, body().mentions);
+  if (agreed.length) return finish(idx, agreed.map((a) => `${label} ${quote(title)} names ${a.word} and the body writes ${quote(a.raw)}`), agreed.map((a) => a.glob), 'directory');
   const named = headingDirectories(idx, title);
   if (named.length) {
     return finish(idx, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory');
@@ -298,6 +304,44 @@ function headingRootFile(idx: FileIndex, title: string): string | null {
     }
   }
   return null;
+}
+
+/** Whether a heading word and a folder name are one name (`Analyzer` and `analyzer/`, `Cluster` and `clustering/`, `Command` and `commands/`). */
+function sameName(word: string, seg: string): boolean {
+  if (word.length < 4 || seg.length < 4) return false;
+  const forms = (x: string): string[] => [x, `${x}s`, `${x}es`, `${x}ing`];
+  return forms(word).includes(seg) || forms(seg).includes(word);
+}
+
+/**
+ * Folders both the heading (by name) and the body (as a path) name: a body path one of whose
+ * folders has the name of a heading word (not a generic one).
+ */
+function foldersHeadingAndBodyName(idx: FileIndex, title: string, mentions: readonly Mention[]): Array<{ glob: string; raw: string; word: string }> {
+  const words = title
+    .split(/[^\p{L}\p{N}_-]+/u)
+    .filter((w) => w && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w) && !GENERAL_RE.test(`${w}s`))
+    .map((w) => ({ w, n: normName(w) }));
+  if (!words.length) return [];
+  const out: Array<{ glob: string; raw: string; word: string }> = [];
+  for (const m of mentions) {
+    if (m.kind !== 'dir') continue;
+    const segs = m.value.split('/');
+    for (let i = segs.length - 1; i >= 0; i--) {
+      const seg = normName(segs[i]!);
+      const word = words.find((x) => sameName(x.n, seg));
+      if (!word) continue;
+      // A hidden folder (`.github/`) is named by its dot, not by a word (GitHub).
+      if (segs.slice(0, i + 1).some((x) => x.startsWith('.'))) break;
+      const g = idx.resolveDir(segs.slice(0, i + 1).join('/'));
+      if (!g || g.startsWith('**/')) break;
+      const st = idx.stat(g);
+      if (st.first === null || idx.coversAlmostAll(st.count)) break;
+      if (!out.some((o) => o.glob === g)) out.push({ glob: g, raw: m.raw, word: word.w });
+      break;
+    }
+  }
+  return out.length <= 2 ? out : [];
 }
 
 /** A folder a heading names by its name alone sits at most this many slashes deep (`src/pkg/azure_api`). */
