@@ -132,6 +132,10 @@ describe('scope patterns', () => {
     expect(analyzer.evidence.join('\n')).toContain('names Analyzer and the body writes "analyzer/"');
     // A path below the folder names it too (`transx/go.mod`).
     expect(heading('`transx` Library Instructions', ['Add dependencies to `transx/go.mod`, not the root one.', ...lines].join('\n'), files).applyTo).toEqual(['transx/**']);
+    // Path evidence outranks the topic the heading names: Python bindings in `python/` of a Go project.
+    const py = ['python/pyproject.toml', 'python/hudi/__init__.py', 'python/tests/test_table.py', 'scripts/release.py', 'main.go'];
+    expect(heading('Python', ['Build the bindings in `python/` with maturin.', ...lines].join('\n'), py).applyTo).toEqual(['python/**']);
+    expect(heading('Python', lines.join('\n'), py).applyTo).toEqual(['**/*.py']);
     // The heading word alone, with the folder never written in the body, is not enough.
     expect(heading('Analyzer Module Instructions', lines.join('\n'), files).applyTo).toBeNull();
     // Generic words (Rule/Rules) and hidden folders named by a word (GitHub / .github/) are no such evidence.

@@ -2,13 +2,13 @@
  * Section -> applyTo globs, with the evidence that led there: the repository's own evidence first.
  *
  * Signals, strongest first:
- * 0. the heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`);
+ * 0. the heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`),
+ *    or names by a word a folder the body writes as a path (`Analyzer Module Instructions` and
+ *    `analyzer/`), whatever generic words or topics the heading also has;
  * 1. the heading names a language, framework, tool or topic of the taxonomy (taxonomy.ts); a
  *    topic's folder the section names (`docs/`, `e2e/`) beats its default globs, and tests are
  *    the tree's test folder when nearly all its tests live there;
  * 2. the heading, then the body, names paths, globs, file names or folders that exist; a
- *    folder the heading names by a word and the body writes as a path (`Analyzer Module
- *    Instructions` and `analyzer/`) is the scope whatever generic words surround it; a
  *    heading of generic words ("Overview", "Guidelines") names no folder, and under such words
  *    body paths must be named twice or carry the section (under how-to-work words: carry it);
  * 3. the language of the section's code fences;
@@ -164,6 +164,12 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title)) {
     return repoWide([`no scope: the ${label} ${quote(title)} is about how to work more than about files`]);
   }
+  // The heading names what the section is about and the body writes where it is (`transx`
+  // Library Instructions ... "This directory (`transx/`)"): that folder, whatever generic words
+  // the heading has. Path evidence outranks a topic the heading names ("python" whose body works
+  // in `python/`, the bindings of a Rust project, is about that folder, not every .py file).
+  const agreed = foldersHeadingAndBodyName(idx, title, body().mentions);
+  if (agreed.length) return finish(idx, agreed.map((a) => `${label} ${quote(title)} names ${a.word} and the body writes ${quote(a.raw)}`), agreed.map((a) => a.glob), 'directory');
   if (hits.length) return fromHeading(title, label, hits, body(), head, idx);
 
   // 2. Paths named by the heading, then by the body. Path evidence outranks generic heading
@@ -172,10 +178,6 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   if (headPaths.globs.length && !headPaths.overview) return finish(idx, headPaths.evidence, headPaths.globs, 'paths in the heading');
 
   const general = GENERAL_RE.test(title);
-  // The heading names what the section is about and the body writes where it is (`transx`
-  // Library Instructions ... "This directory (`transx/`)"): that folder, whatever else the heading says.
-  const agreed = foldersHeadingAndBodyName(idx, title, body().mentions);
-  if (agreed.length) return finish(idx, agreed.map((a) => `${label} ${quote(title)} names ${a.word} and the body writes ${quote(a.raw)}`), agreed.map((a) => a.glob), 'directory');
   const named = headingDirectories(idx, title);
   if (named.length) {
     return finish(idx, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory');
