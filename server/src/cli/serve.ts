@@ -1,10 +1,9 @@
-import { promises as fsp } from 'node:fs';
 import { configFromEnv } from '../runtime/config.js';
 import { createLogger } from '../runtime/log.js';
 import { createServer } from '../mcp/server.js';
 import { guardedStdioTransport } from '../mcp/stdio-transport.js';
 import { VERSION } from '../runtime/version.js';
-import { journalFile } from '../io/layout.js';
+import { journalPresent } from '../io/journal-present.js';
 import { elicitationsSettled } from '../mcp/elicit.js';
 
 /** How long a shutdown waits for the traces of forms that were open (a trace write takes milliseconds). */
@@ -40,7 +39,7 @@ export async function serve(opts: { workspace?: string | undefined; cwd: string;
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   // Recovery acts only on a journal left behind; without one, its modules (backup, journal, traces) are not loaded at start.
   const startRoot = workspace ?? opts.cwd;
-  if (await fsp.lstat(journalFile(startRoot)).then(() => true, (e: NodeJS.ErrnoException) => e.code !== 'ENOENT')) {
+  if (await journalPresent(startRoot)) {
     const { recoverAtStart } = await import('../app/recover.js');
     await recoverAtStart(startRoot, (m) => log.log('info', m));
   }

@@ -82,7 +82,7 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
         const [{ narrate }, { updateState }, { snapshotAndAnalyze }, { recover }, { analysisFacts, analysisText, analyzeResult }] = await Promise.all([
           import('../narrate.js'),
           import('../../io/state.js'),
-          import('../../app/propose.js'),
+          import('../../app/analyze.js'),
           import('../../app/recover.js'),
           import('../../app/results.js'),
         ]);
