@@ -4,12 +4,14 @@
  * same hash as the stored plan, every file and glob), gate and write tools are model-only, and the
  * approve form points to the view only for clients that declared the Apps extension.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { harnessesPerTest, textOf } from '../helpers/harness.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
 import { loadPlan } from '../../server/src/io/plans.js';
-import { splitApplyTo } from '../../server/src/core/copilot-format.js';
+import { REPO_WIDE_PATH, splitApplyTo } from '../../server/src/core/copilot-format.js';
 import { PLAN_VIEW_LINE } from '../../server/src/core/form-render.js';
 import { APPS_EXTENSION, PLAN_VIEW_HTML, PLAN_VIEW_MIME, PLAN_VIEW_URI } from '../../server/src/mcp/plan-view.js';
 import type { PlanViewData } from '../../server/src/app/plan-view.js';
@@ -70,6 +72,36 @@ describe('plan view (MCP Apps)', () => {
     for (const f of sc.planView.files) for (const g of f.globs) expect(g.matches, g.glob).toBeGreaterThan(0);
     expect(sc.planView.repoWide.map((s) => s.title)).toEqual(plan.sections.filter((s) => s.applyTo === null).map((s) => s.title));
     expect(sc.planView.files.flatMap((f) => f.sections).length + sc.planView.repoWide.length).toBeGreaterThanOrEqual(plan.sections.length);
+    // The repository-wide file before -> after: lines that move name the file they move to; the file after is what stays.
+    const d = sc.planView.repoWideDiff!;
+    const repoOp = plan.operations.find((o) => o.path === REPO_WIDE_PATH)!;
+    expect(d).toMatchObject({ path: REPO_WIDE_PATH, op: repoOp.op });
+    expect(d.before.chars).toBe(readFileSync(path.join(root, REPO_WIDE_PATH), 'utf8').length);
+    expect(d.after.chars).toBe(repoOp.content!.length);
+    const moved = d.rows.filter((r) => r.op === '-');
+    expect(moved.length).toBeGreaterThan(0);
+    expect(new Set(moved.map((r) => r.to))).toEqual(new Set(plan.sections.filter((s) => s.applyTo !== null).map((s) => s.destination)));
+    for (const r of d.rows.filter((x) => x.op === ' ')) expect(repoOp.content).toContain(r.text);
+  });
+
+  it('the diff of the repository-wide file is sanitized and bounded: a hostile line reads as escapes, a long one is cut', async () => {
+    const root = exampleWorkspace();
+    const file = path.join(root, REPO_WIDE_PATH);
+    const md = readFileSync(file, 'utf8');
+    const evil = `- Keep \u202Etxt.exe\u202C, \u001b]8;;https://x.example\u0007link\u001b]8;;\u0007 and <img src=x onerror=alert(1)>.`;
+    // Into the TypeScript section, which moves: its lines are shown.
+    const i = md.indexOf('\n', md.indexOf('## TypeScript'));
+    writeFileSync(file, `${md.slice(0, i)}\n\n${evil}\n- ${'y'.repeat(3000)}${md.slice(i)}`);
+    const h = await harnesses.open({ root });
+    const r = await h.call('onboarding_propose', { narrate: false });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const rows = (r.structuredContent as { planView: PlanViewData }).planView.repoWideDiff!.rows;
+    const texts = rows.map((x) => x.text).join('\n');
+    expect(texts).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202a-\u202e]/);
+    expect(texts).toContain('\\u202Etxt.exe\\u202C, \\x1B]8;;https://x.example\\x07link');
+    // Text, not markup: the view puts it in the page with textContent (the browser test shows it literally).
+    expect(texts).toContain('<img src=x onerror=alert(1)>');
+    expect(rows.find((x) => x.text.startsWith('- yyy'))!.text).toMatch(/^- y{198}… \(3,002 bytes\)$/);
   });
 
   it('the approve form points to the view only for clients that render Apps, and stays within 4,000 characters', async () => {

@@ -41,6 +41,16 @@ export const planViewShape = z.object({
     }),
   ),
   repoWide: z.array(z.object({ title: z.string(), source: z.string() })),
+  repoWideDiff: z
+    .object({
+      path: z.string(),
+      op: z.enum(['create', 'modify', 'delete']),
+      before: z.object({ lines: z.number().int(), chars: z.number().int() }),
+      after: z.object({ lines: z.number().int(), chars: z.number().int() }),
+      rows: z.array(z.object({ op: z.enum([' ', '-', '+', '…']), text: z.string(), to: z.string().nullable() })),
+    })
+    .nullable()
+    .describe('The repository-wide file before -> after the plan: " " stays, "-" moves out (to), "+" is generated, "…" counts lines left out; lines sanitized and bounded.'),
   filesTruncated: z.boolean(),
 });
 export function registerPlanView(mcp: McpServer): void {
@@ -70,6 +80,10 @@ code,.mono{font-family:var(--font-mono,ui-monospace,monospace);font-size:12.5px;
 .file{border:1px solid var(--color-border-primary,var(--bd));border-radius:var(--border-radius-md,6px);padding:8px 10px;margin:6px 0;background:var(--color-background-secondary,var(--bg2))}
 .op{font-weight:600;text-transform:capitalize;margin-right:6px}.op.create{color:var(--color-text-success,var(--ok))}.op.modify,.op.delete{color:var(--color-text-warning,var(--warn))}
 ul{margin:4px 0;padding-left:20px}
+.diff{border:1px solid var(--color-border-primary,var(--bd));border-radius:var(--border-radius-md,6px);margin:6px 0;overflow-x:auto}
+.diff div{white-space:pre-wrap;overflow-wrap:anywhere;padding:0 8px}
+.diff .del{background:rgba(207,34,46,.12)}.diff .add{background:rgba(26,127,55,.14)}.diff .gap{color:var(--color-text-secondary,var(--fg2));font-style:italic}
+.to{color:var(--color-text-secondary,var(--fg2))}
 </style></head>
 <body><main>
 <h1 id="title">Plan view</h1>
@@ -78,6 +92,7 @@ ul{margin:4px 0;padding-left:20px}
 <h2 id="loads-h" hidden>What loads where</h2><div id="loads"></div>
 <h2 id="files-h" hidden>Files</h2><div id="files"></div>
 <h2 id="repo-h" hidden>Stays repository-wide</h2><ul id="repo"></ul>
+<h2 id="diff-h" hidden>Repository-wide file</h2><div id="diff-s" class="muted"></div><div id="diff" class="diff mono" hidden></div>
 <p class="muted">Read-only. Approve with onboarding_approve: its form shows the same plan id and SHA-256.</p>
 </main>
 <script>
@@ -133,6 +148,18 @@ function render(sc){
   document.getElementById("repo-h").hidden=!v.repoWide.length;
   document.getElementById("repo-h").textContent="Stays repository-wide ("+v.repoWide.length+")";
   v.repoWide.forEach(function(x){var li=el("li",x.title);li.appendChild(el("span","  "+x.source,"muted"));r.appendChild(li);});
+  var D=v.repoWideDiff,dd=document.getElementById("diff"),ds=document.getElementById("diff-s");clear(dd);clear(ds);
+  document.getElementById("diff-h").hidden=!D;dd.hidden=!D;
+  if(D){
+    document.getElementById("diff-h").textContent=D.path+" before \u2192 after";
+    ds.textContent=n(D.before.lines)+" \u2192 "+n(D.after.lines)+" lines, "+n(D.before.chars)+" \u2192 "+n(D.after.chars)+" characters. - moves to the file named, + is new, unchanged runs are shortened.";
+    var prev=null;
+    D.rows.forEach(function(x){
+      if(x.op==="-"&&x.to!==prev&&x.to)dd.appendChild(el("div","\u2192 "+x.to,"to"));
+      prev=x.op==="-"?x.to:null;
+      dd.appendChild(el("div",x.op==="\u2026"?"\u2026 "+x.text:x.op+" "+x.text,x.op==="-"?"del":x.op==="+"?"add":x.op===" "?"":"gap"));
+    });
+  }
 }
 var initId=1,watching=false;
 window.addEventListener("message",function(ev){
