@@ -1,14 +1,17 @@
 /**
  * The MCP App plan view (SEP-1865), through the SDK client: propose links it, the resource is the
  * self-contained HTML with the App MIME type, the propose result carries everything it shows (the
- * same hash as the stored plan, every file and glob), gate and write tools are model-only, and the
- * approve form points to the view only for clients that declared the Apps extension.
+ * same hash as the stored plan, every file and glob, the repository-wide file's diff), every tool
+ * is model-only and an app's tool call through a SEP-1865 host bridge is refused with nothing
+ * written, and the approve form points to the view only for clients that declared the Apps extension.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest, textOf } from '../helpers/harness.js';
+import { harnessesPerTest, textOf, type ElicitParams } from '../helpers/harness.js';
+import { hostApp, visibilityOf } from '../helpers/app-host.js';
+import { treeDigest } from '../helpers/fixtures.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
 import { loadPlan } from '../../server/src/io/plans.js';
 import { REPO_WIDE_PATH, splitApplyTo } from '../../server/src/core/copilot-format.js';
@@ -21,16 +24,49 @@ const APPS_CAPS = { elicitation: {}, extensions: { [APPS_EXTENSION]: { mimeTypes
 const uiOf = (t: Tool | undefined) => (t?._meta as { ui?: { resourceUri?: string; visibility?: string[] } } | undefined)?.ui;
 
 describe('plan view (MCP Apps)', () => {
-  it('propose links the view; approve, migrate, rollback and question_ask are model-only', async () => {
+  it('propose links the view; every tool is model-only', async () => {
     const h = await harnesses.open({ root: exampleWorkspace(), caps: APPS_CAPS });
     const { tools } = await h.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    expect(uiOf(byName.get('onboarding_propose'))).toEqual({ resourceUri: PLAN_VIEW_URI });
-    for (const name of ['onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'question_ask']) {
-      expect(uiOf(byName.get(name))?.visibility, name).toEqual(['model']);
-    }
-    // No other tool is linked to the view or hidden from the model.
+    expect(uiOf(byName.get('onboarding_propose'))).toEqual({ resourceUri: PLAN_VIEW_URI, visibility: ['model'] });
+    for (const name of ['onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'question_ask']) expect(byName.has(name), name).toBe(true);
+    for (const t of tools) expect(uiOf(t)?.visibility, t.name).toEqual(['model']);
+    // No other tool is linked to the view.
     for (const t of tools) if (t.name !== 'onboarding_propose') expect(uiOf(t)?.resourceUri, t.name).toBeUndefined();
+  });
+
+  it('a tool call from an app (through the extension\'s AppBridge, as a host forwards it) is refused: no form, no file, no trace changes', async () => {
+    // The worst case: a person who answers yes to every form the server shows.
+    const yes = (p: ElicitParams) => {
+      const props = ((p as { requestedSchema?: { properties?: Record<string, { type?: string; enum?: string[] }> } }).requestedSchema?.properties ?? {}) as Record<string, { type?: string; enum?: string[] }>;
+      return { action: 'accept' as const, content: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.type === 'boolean' ? true : v.enum?.[0] ?? (v.type === 'number' || v.type === 'integer' ? 1 : 'yes')])) };
+    };
+    const root = exampleWorkspace();
+    const h = await harnesses.open({ root, caps: APPS_CAPS, elicit: Array.from({ length: 20 }, () => yes) });
+    // The model proposes and the person approves, so a migrate call would now write the files.
+    expect((await h.call('onboarding_propose', { narrate: false })).isError).toBeFalsy();
+    const approved = await h.call('onboarding_approve', {});
+    expect(approved.structuredContent, textOf(approved)).toMatchObject({ approved: true });
+    const shownBefore = h.shown.length;
+    const files = await treeDigest(root);
+    const state = await treeDigest(path.join(root, '.copilot-state'));
+    const host = await hostApp(h.client);
+    try {
+      const writers = ['onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'question_ask'];
+      const args: Record<string, Record<string, unknown>> = { question_ask: { question: 'Which test runner?' } };
+      for (const name of writers) {
+        await expect(host.app.callServerTool({ name, arguments: args[name] ?? {} }), name).rejects.toThrow(/not callable by apps/);
+      }
+      expect(host.calls).toEqual(writers.map((name) => ({ name, forwarded: false })));
+    } finally {
+      await host.close();
+    }
+    expect(h.shown.length).toBe(shownBefore);
+    expect(await treeDigest(root)).toEqual(files);
+    expect(await treeDigest(path.join(root, '.copilot-state'))).toEqual(state);
+    // The same bridge forwards what an app may call: nothing of this server.
+    const { tools } = await h.client.listTools();
+    expect(tools.filter((t) => visibilityOf(t).includes('app')).map((t) => t.name)).toEqual([]);
   });
 
   it('resources/read returns the self-contained HTML view with the App MIME type', async () => {

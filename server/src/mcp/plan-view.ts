@@ -7,7 +7,7 @@
  * App side of the postMessage bridge by hand (ui/initialize, ui/notifications/initialized,
  * ui/notifications/tool-result, host-context-changed, size-changed), renders the result's
  * `structuredContent` with textContent only, calls no tool and sends nothing into the chat.
- * Gate and write tools carry `_meta.ui.visibility: ['model']`, so a host refuses them to any app.
+ * Every tool is listed with `_meta.ui.visibility: ['model']` (modelOnly), so a host refuses them to any app.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -19,8 +19,19 @@ export const PLAN_VIEW_MIME = 'text/html;profile=mcp-app';
 
 /** `_meta` of the tool whose result the view renders. */
 export const PLAN_VIEW_TOOL_META = { ui: { resourceUri: PLAN_VIEW_URI } };
-/** `_meta` of gate and write tools: callable by the model, refused to apps by the host. */
-export const MODEL_ONLY_META = { ui: { visibility: ['model'] } };
+/**
+ * A tool as tools/list shows it, callable by the model only: `_meta.ui.visibility: ['model']`,
+ * so a host refuses the tool to any app (SEP-1865: "Host MUST reject tools/call requests from
+ * apps for tools that don't include "app" in visibility"). Every tool gets it: the plan view
+ * calls none, and every tool but the pure reads writes something (instruction files, approvals,
+ * questions, plans, traces, recovery). A server cannot tell an app's call from the model's (the
+ * host forwards both on one connection), so this declaration is where the rule lives; behind it,
+ * no write happens without the person's answer to the server's own form, which an app cannot give.
+ */
+export function modelOnly<T extends { _meta?: Record<string, unknown> }>(tool: T): T {
+  const ui = (tool._meta?.ui ?? {}) as Record<string, unknown>;
+  return { ...tool, _meta: { ...tool._meta, ui: { ...ui, visibility: ['model'] } } };
+}
 
 /** Whether the client declared the Apps extension (it then renders the plan view). */
 export function clientRendersApps(server: Server): boolean {
