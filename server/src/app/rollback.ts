@@ -135,10 +135,16 @@ export async function rollbackGate<A extends GateAnswer>(
   return { kind: 'rolled-back', prep, answer, ...done };
 }
 
+function manifestChanged(asked: PreparedRollback, current: PreparedRollback): string {
+  return current.migrationId !== asked.migrationId
+    ? `the migration to undo is now ${current.migrationId}, not ${asked.migrationId} as the question said.`
+    : `the backup of migration ${asked.migrationId} changed while the question was open.`;
+}
+
 /** Why `current` is not what the human was asked about, or null when it is. */
 function changedSince(asked: PreparedRollback, current: PreparedRollback): string | null {
-  if (current.migrationId !== asked.migrationId) return `the migration to undo is now ${current.migrationId}, not ${asked.migrationId} as the question said.`; // safety: rollback-same-migration-while-asked
-  if (current.manifest.sha256 !== asked.manifest.sha256) return `the backup of migration ${asked.migrationId} changed while the question was open.`; // safety: rollback-backup-unchanged-while-asked
+  // (another migration has another manifest: its id is inside it)
+  if (current.manifest.sha256 !== asked.manifest.sha256) return manifestChanged(asked, current); // safety: rollback-backup-unchanged-while-asked
   const newlyEdited = current.edited.filter((f) => !asked.edited.includes(f));
   if (newlyEdited.length) return `${newlyEdited.join(', ')} changed while the question was open, and those edits were not shown.`; // safety: rollback-no-unshown-edits
   return null;
