@@ -18,7 +18,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { connect, removeWorkspace, tempWorkspace } from '../helpers/harness.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
 import { monolithWorkspace, syntheticMonolith } from '../helpers/monolith.js';
-import { PLAN_VIEW_HTML } from '../../server/src/mcp/plan-view.js';
+import { PLAN_VIEW_HTML } from '../../server/src/mcp/plan-view-html.js';
 import type { PlanViewData } from '../../server/src/app/plan-view.js';
 
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));

@@ -16,7 +16,8 @@ import { exampleWorkspace } from '../helpers/workspace.js';
 import { loadPlan } from '../../server/src/io/plans.js';
 import { REPO_WIDE_PATH, splitApplyTo } from '../../server/src/core/copilot-format.js';
 import { PLAN_VIEW_LINE } from '../../server/src/core/form-render.js';
-import { APPS_EXTENSION, PLAN_VIEW_HTML, PLAN_VIEW_MIME, PLAN_VIEW_URI } from '../../server/src/mcp/plan-view.js';
+import { APPS_EXTENSION, PLAN_VIEW_MIME, PLAN_VIEW_URI } from '../../server/src/mcp/plan-view.js';
+import { PLAN_VIEW_HTML } from '../../server/src/mcp/plan-view-html.js';
 import type { PlanViewData } from '../../server/src/app/plan-view.js';
 
 const harnesses = harnessesPerTest();
