@@ -7,7 +7,6 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../../core/approval.js';
 import { Progress } from '../progress.js';
-import { rollbackGate } from '../../app/rollback.js';
 import { ErrorCode } from '../../core/errors.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, refusal, success } from './result.js';
@@ -56,6 +55,7 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.rollback, migrationId: typeof about.migrationId === 'string' ? about.migrationId : null, outcome, trace }),
         },
         async ({ root, ask }) => {
+          const { rollbackGate } = await import('../../app/rollback.js');
           const progress = new Progress(extra);
           const gate = await rollbackGate(
             root,
