@@ -12,9 +12,9 @@
  *   never matches a glob starting with `/` (it matches against the absolute path).
  * - `AGENTS.md`: the nearest one up the folder chain (code review, cloud agent); VS Code chat
  *   reads the root one only (nested ones are behind an experimental setting, off by default).
- * - `CLAUDE.md`, then `GEMINI.md`, at the root: the cloud agent reads one of them when no
- *   `AGENTS.md` applies. Code review (unverified in GitHub's docs) and VS Code (behind a setting)
- *   are not counted.
+ * - `CLAUDE.md`, then `GEMINI.md`, at the root: github.com (code review, cloud agent) reads one
+ *   of them when no `AGENTS.md` applies (github/docs custom-instructions-support lists agent
+ *   instructions for both). VS Code (behind a setting) does not count it.
  *
  * Each glob is compiled once per matching style and tested once against each tree file, so the
  * figure costs at most 2 × (distinct globs × files) regular-expression tests and a pass per
@@ -173,7 +173,7 @@ export function attachedTo(rules: readonly LoadRule[], file: string, surface: Su
   }
   const agents = surface === 'vscode-chat' ? rules.find((r) => r.kind === 'agents' && r.dir === '') ?? null : nearestAgents(rules, file);
   if (agents) attached.push({ path: agents.path, chars: agents.chars, why: surface === 'vscode-chat' ? 'root AGENTS.md, always on (chat.useAgentsMdFile)' : agents.dir ? `nearest AGENTS.md (folder ${agents.dir})` : 'nearest AGENTS.md (the root one)' });
-  else if (surface === 'cloud-agent') {
+  else if (surface !== 'vscode-chat') {
     const alt = rules.find((r) => r.kind === 'claude') ?? rules.find((r) => r.kind === 'gemini');
     if (alt) attached.push({ path: alt.path, chars: alt.chars, why: `root ${alt.path}, read when no AGENTS.md applies` });
   }
@@ -220,7 +220,7 @@ export function charsPerFile(rules: readonly LoadRule[], files: readonly string[
     }
   }
   const agents = rules.filter((r) => r.kind === 'agents');
-  const alt = surface === 'cloud-agent' ? rules.find((r) => r.kind === 'claude') ?? rules.find((r) => r.kind === 'gemini') : undefined;
+  const alt = surface !== 'vscode-chat' ? rules.find((r) => r.kind === 'claude') ?? rules.find((r) => r.kind === 'gemini') : undefined;
   if (agents.length || alt) {
     const rootAgents = agents.find((r) => r.dir === '');
     for (let i = 0; i < files.length; i++) {

@@ -72,7 +72,7 @@ function decide(e: InventoryEntry): Decision {
         description: `Instructions for ${folder}/, from ${e.path}`,
         excludeAgent: 'coding-agent',
         slugBase: slugify(`agents-${folder.replace(/\//g, '-')}`),
-        why: `nested AGENTS.md files are read by ${surfaceList(FORMATS['agents-md-nested'].readBy.filter((r) => !r.off))}, not by code review, Visual Studio, JetBrains, Xcode or VS Code at its default settings; this scoped file reaches those, and excludes the cloud agent, which reads the AGENTS.md itself`,
+        why: `nested AGENTS.md files are read by ${surfaceList(FORMATS['agents-md-nested'].readBy.filter((r) => !r.off))}, not by Visual Studio, JetBrains, Xcode or VS Code at its default settings; this scoped file reaches those. excludeAgent names one agent: the copy excludes the cloud agent, and code review attaches both the AGENTS.md and the copy (the per-file figure counts it twice)`,
       },
     };
   }
