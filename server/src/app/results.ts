@@ -189,6 +189,7 @@ function loadsFacts(f: LoadFigure, b: Bounded, budget: number | undefined) {
       before: s.before,
       after: s.after,
       folders: b.list(`loads.${s.surface}.folders`, s.folders, (g) => ({ ...g, folder: clip(g.folder) })),
+      duplicated: s.duplicated ?? null,
     })),
     budget: { chars: budget ?? null, warnings: budgetWarnings(f, budget) },
   };
