@@ -14,7 +14,7 @@ export type Piece = z.infer<typeof PieceSchema>;
 export const GeneratedSpanSchema = z.object({
   outputStart: z.number().int().nonnegative(),
   outputEnd: z.number().int().nonnegative(),
-  what: z.enum(['front-matter', 'generated-heading', 'separator']),
+  what: z.enum(['front-matter', 'generated-heading', 'separator', 'pointer']),
 });
 
 export const OperationSchema = z.object({
@@ -122,6 +122,23 @@ export const PlanBodySchema = z.object({
         }),
       ),
       kept: z.array(z.object({ path: z.string(), format: z.string(), reason: z.string() })),
+      /**
+       * Headed content split with the same engine as Copilot's file (core/agents/split.ts): `move`
+       * takes path-specific sections out of an always-on CLAUDE.md / GEMINI.md into scoped files and
+       * leaves the agent's import (`pointers`) in their place; `copy` copies them from a file no
+       * Copilot surface reads, which stays as it is.
+       */
+      splits: z
+        .array(
+          z.object({
+            source: z.string(),
+            format: z.string(),
+            mode: z.enum(['move', 'copy']),
+            outputs: z.array(z.object({ path: z.string(), applyTo: z.string().nullable(), sections: z.array(z.string()) })),
+            pointers: z.array(z.string()),
+          }),
+        )
+        .optional(),
       duplicates: z.object({ exact: z.number().int().nonnegative(), near: z.number().int().nonnegative(), loadedTwice: z.number().int().nonnegative() }),
       /** Set when the plan changes nothing: why nothing needs to move. */
       nothingToMove: z.string().nullable(),

@@ -13,7 +13,7 @@
  * anything is written). A workspace without other agents' files gets buildPlan's plan unchanged.
  */
 import type { Snapshot, SourceFile } from '../types.js';
-import type { Operation, Plan, PlanBody } from '../../schemas/plan.js';
+import type { Operation, Plan, PlanBody, PlanSection } from '../../schemas/plan.js';
 import { type BuildPlanInput, buildPlan, dominantEol, planHash } from '../plan.js';
 import { checkLossless } from '../lossless.js';
 import { sha256Hex } from '../canonical.js';
@@ -22,6 +22,7 @@ import { slugAllocator, slugify } from '../slug.js';
 import { type AgentInventory, type InventoryEntry, agentInventory, surfaceList } from './inventory.js';
 import { FORMATS, folderOf, formatOf } from './formats.js';
 import { ErrorCode, OnboardingError } from '../errors.js';
+import { proveAgentsKeepRules, splitMode, splitSource, type Split } from './split.js';
 
 type Agents = NonNullable<PlanBody['agents']>;
 type Conversion = Agents['conversions'][number];
@@ -77,16 +78,26 @@ function decide(e: InventoryEntry): Decision {
     };
   }
   if (FORMATS[e.format].readBy.some((r) => !r.off)) return { keep: `it is read as it is by ${surfaceList(FORMATS[e.format].readBy.filter((r) => !r.off))}` };
-  return { keep: `no Copilot surface reads it; ${FORMATS[e.format].agent} keeps reading it as it is (splitting its headed content into Copilot files is not built yet)` };
+  return { keep: `no Copilot surface reads it; ${FORMATS[e.format].agent} keeps reading it as it is` };
 }
 
-/** For each other agent's source, in inventory order: converted (to what) or kept (why). analyze shows it; the plan applies it. */
-export function agentOutlook(inv: AgentInventory): Array<{ path: string; convert: { applyTo: string | null; description: string | null; why: string } | null; keep: string | null }> {
+/** What splitting a source's headed content does, for a person (analyze; propose says what it found). */
+export function splitWhy(mode: 'move' | 'copy', path: string): string {
+  return mode === 'move'
+    ? `Copilot attaches it as always-on; its sections with a confident path-specific scope (the same engine and evidence as for Copilot's own file) move into scoped files, and ${path} imports each one (@./.github/instructions/<name>.instructions.md) so its agent still reads them`
+    : `no Copilot surface reads it; its sections with a confident path-specific scope are copied into scoped files, and ${path} stays as it is`;
+}
+
+/** For each other agent's source, in inventory order: converted (to what), split (how) or kept (why). analyze shows it; the plan applies it. */
+export function agentOutlook(inv: AgentInventory): Array<{ path: string; convert: { applyTo: string | null; description: string | null; why: string } | null; split: { mode: 'move' | 'copy'; why: string } | null; keep: string | null }> {
   return inv.sources
     .filter((e) => e.format !== 'copilot-repo' && e.format !== 'copilot-path')
     .map((e) => {
+      const how = splitMode(e, inv);
+      if (how && 'keep' in how) return { path: e.path, convert: null, split: null, keep: how.keep };
+      if (how) return { path: e.path, convert: null, split: { mode: how.mode, why: splitWhy(how.mode, e.path) }, keep: null };
       const d = decide(e);
-      return 'keep' in d ? { path: e.path, convert: null, keep: d.keep } : { path: e.path, convert: { applyTo: d.convert.applyTo, description: d.convert.description, why: d.convert.why }, keep: null };
+      return 'keep' in d ? { path: e.path, convert: null, split: null, keep: d.keep } : { path: e.path, convert: { applyTo: d.convert.applyTo, description: d.convert.description, why: d.convert.why }, split: null, keep: null };
     });
 }
 
@@ -114,7 +125,11 @@ function nothingToMove(inv: AgentInventory, kept: Agents['kept'], base: Plan): s
 }
 
 /** The conversions, the files kept as they are, and why nothing moves when nothing does. */
-export function planAgents(snapshot: Snapshot, inv: AgentInventory, base: Plan): { agents: Agents; operations: Operation[]; outputs: PlanBody['lossless']['outputs']; bytes: Map<string, Uint8Array> } {
+export function planAgents(
+  snapshot: Snapshot,
+  inv: AgentInventory,
+  base: Plan,
+): { agents: Agents; operations: Operation[]; outputs: PlanBody['lossless']['outputs']; bytes: Map<string, Uint8Array>; sections: PlanSection[]; covered: string[] } {
   const bySource = new Map(snapshot.sources.map((s) => [s.path, s]));
   const allocate = slugAllocator(takenSlugs(snapshot, base));
   const conversions: Conversion[] = [];
@@ -122,8 +137,31 @@ export function planAgents(snapshot: Snapshot, inv: AgentInventory, base: Plan):
   const operations: Operation[] = [];
   const outputs: PlanBody['lossless']['outputs'] = [];
   const bytes = new Map<string, Uint8Array>();
+  const splits: Split[] = [];
+  const sections: PlanSection[] = [];
+  const covered: string[] = [];
   for (const e of inv.sources) {
     if (e.format === 'copilot-repo' || e.format === 'copilot-path') continue;
+    const how = splitMode(e, inv);
+    if (how && 'keep' in how) {
+      kept.push({ path: e.path, format: e.format, reason: how.keep });
+      continue;
+    }
+    if (how) {
+      const taken = [...base.operations.map((o) => o.path), ...operations.map((o) => o.path)];
+      const r = splitSource(snapshot, e, bySource.get(e.path) as SourceFile, how.mode, taken);
+      if (r) {
+        splits.push(r.split);
+        sections.push(...r.sections);
+        operations.push(...r.operations);
+        outputs.push(...r.outputs);
+        for (const [k, v] of r.bytes) bytes.set(k, v);
+        if (r.covered) covered.push(r.covered);
+        continue;
+      }
+      kept.push({ path: e.path, format: e.format, reason: 'no section of it has a confident path-specific scope (the same engine and evidence as for Copilot\'s own file), so it is kept as it is' });
+      continue;
+    }
     const d = decide(e);
     if ('keep' in d) {
       kept.push({ path: e.path, format: e.format, reason: d.keep });
@@ -151,10 +189,11 @@ export function planAgents(snapshot: Snapshot, inv: AgentInventory, base: Plan):
   const agents: Agents = {
     conversions,
     kept,
+    ...(splits.length ? { splits } : {}),
     duplicates: { exact: dups.filter((d) => d.kind === 'exact').length, near: dups.filter((d) => d.kind === 'near').length, loadedTwice: dups.filter((d) => d.loadedTwiceBy.length).length },
     nothingToMove: base.operations.length === 0 && operations.length === 0 ? nothingToMove(inv, kept, base) : null,
   };
-  return { agents, operations, outputs, bytes };
+  return { agents, operations, outputs, bytes, sections, covered };
 }
 
 /** buildPlan, plus other agents' files when the workspace has any. */
@@ -174,13 +213,13 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
       { next: `Keep those sections repository-wide with overrides ({ "section": "…", "keepRepoWide": true }), or replace the symlink with a copy of the file, then run onboarding_propose again.` },
     );
   }
-  const { agents, operations, outputs, bytes } = planAgents(input.snapshot, inv, base);
+  const { agents, operations, outputs, bytes, sections: splitSections, covered } = planAgents(input.snapshot, inv, base);
 
   const { planId: _id, sha256: _sha, ...baseBody } = base;
   const sources = [...baseBody.sources, ...others.map((s) => ({ path: s.path, kind: s.kind, size: s.size, sha256: s.sha256 }))].sort((a, b) => cmp(a.path, b.path));
   // The conversions' own proof: each output is generated front matter plus one verbatim range of its source.
   const own = checkLossless(
-    { ...baseBody, sources, operations, lossless: { outputs, coveredSources: [], ok: true } },
+    { ...baseBody, sources, operations, lossless: { outputs, coveredSources: covered, ok: true } },
     new Map(others.map((s) => [s.path, s.bytes])),
     bytes,
     true,
@@ -191,6 +230,18 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
     risk = 'high';
     riskReasons.unshift(`the lossless check of the converted rules failed: ${own.errors.slice(0, 3).join('; ')}`);
   }
+  const lost = proveAgentsKeepRules({ operations, lossless: { outputs, coveredSources: covered, ok: own.ok }, agents });
+  if (lost.length) {
+    risk = 'high';
+    riskReasons.unshift(`an agent would lose rules: ${lost.slice(0, 3).join('; ')}`);
+  }
+  for (const sp of agents.splits ?? []) {
+    riskReasons.push(
+      sp.mode === 'move'
+        ? `${sp.outputs.length} path-specific part(s) of ${sp.source} move into scoped files; ${sp.source} imports each (${sp.pointers.join(', ')}), so its agent still reads them`
+        : `${sp.outputs.length} path-specific part(s) of ${sp.source} copied into scoped files (${sp.source} stays as it is)`,
+    );
+  }
   const hostile = agents.kept.filter((k) => k.reason.startsWith('its front matter cannot') || k.reason.includes('a Copilot applyTo must stay'));
   if (hostile.length) {
     if (risk === 'low') risk = 'medium';
@@ -200,11 +251,12 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
   const body: PlanBody = {
     ...baseBody,
     sources,
+    sections: [...baseBody.sections, ...splitSections],
     operations: [...baseBody.operations, ...operations],
     risk,
     riskReasons,
     agents,
-    lossless: { ...baseBody.lossless, outputs: [...baseBody.lossless.outputs, ...outputs], ok: baseBody.lossless.ok && own.ok },
+    lossless: { ...baseBody.lossless, outputs: [...baseBody.lossless.outputs, ...outputs], coveredSources: [...baseBody.lossless.coveredSources, ...covered].sort(cmp), ok: baseBody.lossless.ok && own.ok && !lost.length },
   };
   const sha256 = planHash(body);
   return { ...body, planId: sha256.slice(0, 16), sha256 };

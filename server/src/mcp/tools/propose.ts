@@ -60,6 +60,9 @@ export const proposeOutput = {
     .object({
       conversions: z.array(z.object({ source: z.string(), output: z.string(), applyTo: z.string().nullable(), why: z.string() })),
       kept: z.array(z.object({ path: z.string(), reason: z.string() })),
+      splits: z
+        .array(z.object({ source: z.string(), mode: z.enum(['move', 'copy']), outputs: z.array(z.object({ path: z.string(), applyTo: z.string().nullable() })), pointers: z.array(z.string()) }))
+        .describe("Other agents' headed files split like Copilot's own: move = path-specific sections go to scoped files and the source imports each (pointers); copy = copied, the source stays"),
       duplicates: z.object({ exact: z.number().int(), near: z.number().int(), loadedTwice: z.number().int() }),
       nothingToMove: z.string().nullable(),
     })
