@@ -4,7 +4,8 @@
  * when there is no AGENTS.md) gives its path-specific sections to scoped files and imports each
  * one back (`@./…`), so Claude Code still reads every rule; `.cursorrules` (no Copilot surface
  * reads it) has its path-specific section copied and stays as it is. Migrate writes and verifies
- * it all; rollback restores every source byte for byte.
+ * it all; rollback restores every source byte for byte. An always-on Cursor rule is appended to the
+ * repository-wide file.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { promises as fsp } from 'node:fs';
@@ -40,6 +41,7 @@ describe('splitting other agents\' headed files', () => {
       '.github/copilot-instructions.md': '# Repo\n\nGeneral rules for everyone.\n',
       'CLAUDE.md': CLAUDE,
       '.cursorrules': CURSORRULES,
+      '.cursor/rules/lang.mdc': '---\nalwaysApply: true\n---\n- Answer in English, always, in every file.\n',
       'scripts/a.py': 'print(1)\n',
       Dockerfile: 'FROM node:20\n',
     });
@@ -48,6 +50,7 @@ describe('splitting other agents\' headed files', () => {
 
     const a = await hh.call('onboarding_analyze', { narrate: false });
     expect(sc(a).agentPlan.map((o: any) => [o.path, o.action])).toEqual([
+      ['.cursor/rules/lang.mdc', 'append'],
       ['.cursorrules', 'split'],
       ['CLAUDE.md', 'split'],
     ]);
@@ -79,6 +82,8 @@ describe('splitting other agents\' headed files', () => {
     expect((await fsp.readFile(path.join(root, out('Python')), 'utf8')).endsWith(`---\r\n${PY}`)).toBe(true);
     expect((await fsp.readFile(path.join(root, out('Docker')), 'utf8')).endsWith(`---\r\n${DOCKER}`)).toBe(true);
     expect(await fsp.readFile(path.join(root, '.cursorrules'), 'utf8')).toBe(CURSORRULES);
+    // The always-on Cursor rule is appended to the repository-wide file, verbatim.
+    expect(await fsp.readFile(path.join(root, '.github/copilot-instructions.md'), 'utf8')).toBe('# Repo\n\nGeneral rules for everyone.\n\n- Answer in English, always, in every file.\n');
 
     const r = await hh.call('onboarding_rollback', {});
     expect(r.isError, textOf(r)).toBeFalsy();

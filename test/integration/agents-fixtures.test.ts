@@ -88,7 +88,8 @@ describe.skipIf(fixtures.length === 0)('real repositories with several agents’
       for (const c of plan.agents?.conversions ?? []) {
         const out = outputs.get(c.output)!;
         const body = Buffer.from(sources.get(c.source)!).subarray(c.bodyStart, c.bodyEnd);
-        expect(out.subarray(out.length - body.length).equals(body)).toBe(true);
+        const piece = plan.lossless.outputs.find((o) => o.path === c.output)!.pieces.find((p) => p.sourcePath === c.source && p.sourceStart === c.bodyStart)!;
+        expect(out.subarray(piece.outputStart, piece.outputEnd).equals(body)).toBe(true);
       }
       // Every other agent's file is either converted or kept with a reason.
       const decided = new Set([...(plan.agents?.conversions ?? []).map((c) => c.source), ...(plan.agents?.kept ?? []).map((k) => k.path), ...(plan.agents?.splits ?? []).map((x) => x.source)]);

@@ -58,3 +58,43 @@ describe('a file another agent reads through a symlink', () => {
     expect(p.agents!.kept.find((k) => k.path === 'CLAUDE.md')!.reason).toContain('AGENTS.md is a symlink to it');
   });
 });
+
+describe('always-on rules of other agents go into the repository-wide file', () => {
+  const ALWAYS = '---\nalwaysApply: true\n---\n- Answer in English, always, in every file.\n';
+  const WINDSURF = '---\ntrigger: always_on\n---\r\n- Never commit secrets to the repository.\r\n';
+  const check = (s: Snapshot) => {
+    const p = plan(s);
+    const outputs = new Map(p.operations.map((o) => [o.path, o.content === null ? null : enc(o.content)] as const));
+    expect(verifyLossless(p, new Map(s.sources.map((x) => [x.path, x.bytes])), outputs)).toEqual({ ok: true, errors: [] });
+    expect(p.lossless.ok).toBe(true);
+    return p;
+  };
+
+  it('no repository-wide file: it is created from the rules, each verbatim, a blank line between', () => {
+    const p = check(snap([src('.cursor/rules/lang.mdc', ALWAYS), src('.windsurf/rules/secrets.md', WINDSURF)], []));
+    const repo = p.operations.find((o) => o.path === '.github/copilot-instructions.md')!;
+    expect(repo.op).toBe('create');
+    expect(repo.content).toBe('- Answer in English, always, in every file.\n\n- Never commit secrets to the repository.\r\n');
+    expect(p.agents!.conversions.map((c) => [c.source, c.output, c.applyTo])).toEqual([
+      ['.cursor/rules/lang.mdc', '.github/copilot-instructions.md', null],
+      ['.windsurf/rules/secrets.md', '.github/copilot-instructions.md', null],
+    ]);
+    expect(p.operations.some((o) => o.path.endsWith('.instructions.md'))).toBe(false);
+  });
+
+  it('a repository-wide file the plan does not split: it is kept byte for byte and the rule appended (a covered source)', () => {
+    const p = check(snap([src('.github/copilot-instructions.md', '# Repo\n\nBe kind.'), src('.cursor/rules/lang.mdc', ALWAYS)], []));
+    const repo = p.operations.find((o) => o.path === '.github/copilot-instructions.md')!;
+    expect(repo.op).toBe('modify');
+    expect(repo.content).toBe('# Repo\n\nBe kind.\n\n- Answer in English, always, in every file.\n');
+    expect(p.lossless.coveredSources).toContain('.github/copilot-instructions.md');
+    expect(p.leftover === undefined || p.leftover.chars === [...repo.content!].length).toBe(true);
+  });
+
+  it('a repository-wide file the plan splits: the rule goes after what stays', () => {
+    const p = check(snap([src('.github/copilot-instructions.md', '# Repo\n\nBe kind.\n\n## Python\n\n- Use type hints on every public function in scripts.\n'), src('.cursor/rules/lang.mdc', ALWAYS)], ['scripts/a.py']));
+    const repo = p.operations.find((o) => o.path === '.github/copilot-instructions.md')!;
+    expect(repo.content).toBe('# Repo\n\nBe kind.\n\n- Answer in English, always, in every file.\n');
+    expect(p.leftover!.chars).toBe([...repo.content!].length);
+  });
+});

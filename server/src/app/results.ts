@@ -105,7 +105,7 @@ function agentFacts(b: Bounded, inv: NonNullable<Analysis['agents']>) {
     })),
     agentPlan: b.list('agentPlan', agentOutlook(inv), (o) => ({
       path: clip(o.path),
-      action: o.convert ? ('convert' as const) : o.split ? ('split' as const) : ('keep' as const),
+      action: o.convert ? (o.convert.repoWide ? ('append' as const) : ('convert' as const)) : o.split ? ('split' as const) : ('keep' as const),
       applyTo: o.convert ? clipOrNull(o.convert.applyTo) : null,
       reason: clip(o.convert ? o.convert.why : o.split ? o.split.why : o.keep!, 600),
     })),
@@ -136,9 +136,11 @@ function agentLines(f: AnalysisFacts): string[] {
       lines.push(
         o.action === 'convert'
           ? `  convert ${t(o.path)} into a Copilot file${o.applyTo ? ` with applyTo "${t(o.applyTo)}"` : ' picked by its description'}: ${t(o.reason)}`
-          : o.action === 'split'
-            ? `  split ${t(o.path)}: ${t(o.reason)}`
-            : `  keep ${t(o.path)}: ${t(o.reason)}`,
+          : o.action === 'append'
+            ? `  append ${t(o.path)} to .github/copilot-instructions.md: ${t(o.reason)}`
+            : o.action === 'split'
+              ? `  split ${t(o.path)}: ${t(o.reason)}`
+              : `  keep ${t(o.path)}: ${t(o.reason)}`,
       );
     }
     const copilot = f.inventory.some((e) => e.format === 'copilot-repo' || e.format === 'copilot-path');

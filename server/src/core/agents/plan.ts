@@ -2,7 +2,8 @@
  * Other agents' files in the plan (issue 21). buildOnboardingPlan = core/plan.ts buildPlan for
  * Copilot's own files, then:
  * - what maps exactly is converted into a new `.github/instructions/*.instructions.md`: a Cursor
- *   or Windsurf rule with globs gets that applyTo; an always-on rule gets `applyTo: "**"`; a rule
+ *   or Windsurf rule with globs gets that applyTo; an always-on rule is appended to the
+ *   repository-wide file (core/agents/always-on.ts); a rule
  *   the agent picks by description gets that description and no applyTo; a nested AGENTS.md gets
  *   `applyTo: "<folder>/**"` for the surfaces that do not read nested AGENTS.md files (it
  *   excludes the cloud agent, which does). The rule text is copied byte for byte (a piece of the
@@ -17,7 +18,8 @@ import type { Operation, Plan, PlanBody, PlanSection } from '../../schemas/plan.
 import { type BuildPlanInput, buildPlan, dominantEol, planHash } from '../plan.js';
 import { checkLossless } from '../lossless.js';
 import { sha256Hex } from '../canonical.js';
-import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, instructionPath, joinApplyTo, renderDescriptionFrontMatter, renderFrontMatter } from '../copilot-format.js';
+import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, instructionPath, joinApplyTo, renderDescriptionFrontMatter, renderFrontMatter, REPO_WIDE_PATH } from '../copilot-format.js';
+import { type AlwaysOnRule, appendAlwaysOn } from './always-on.js';
 import { slugAllocator, slugify } from '../slug.js';
 import { type AgentInventory, type InventoryEntry, agentInventory, surfaceList } from './inventory.js';
 import { FORMATS, folderOf, formatOf } from './formats.js';
@@ -32,11 +34,11 @@ function cmp(a: string, b: string): number {
 }
 
 /** What a rule converts to, or why it stays as it is. */
-type Decision = { convert: Omit<Conversion, 'output' | 'bodyStart' | 'bodyEnd'> & { slugBase: string } } | { keep: string };
+type Decision = { convert: Omit<Conversion, 'output' | 'bodyStart' | 'bodyEnd'> & { slugBase: string; repoWide?: true } } | { keep: string };
 
 const GLOB_CHARS = /[*?[\]{},!]/;
 
-function decide(e: InventoryEntry): Decision {
+function decide(e: InventoryEntry, repoWideOk = true): Decision {
   if (e.linkTo !== null) return { keep: `it is a symlink to ${e.linkTo}, so it always reads what that file holds` };
   const empty = e.bodyStart >= e.size;
   if (e.format === 'cursor-rule' || e.format === 'windsurf-rule') {
@@ -53,7 +55,10 @@ function decide(e: InventoryEntry): Decision {
       return { convert: { ...base, applyTo: joinApplyTo(rule.globs), description: rule.description, why: `${agent} applies it to files matching its globs; applyTo does the same for Copilot` } };
     }
     if (rule.activation === 'always') {
-      return { convert: { ...base, applyTo: '**', description: rule.description, why: `${agent} applies it always; applyTo "**" applies it to every file` } };
+      if (!repoWideOk) return { convert: { ...base, applyTo: '**', description: rule.description, why: `${agent} applies it always; ${REPO_WIDE_PATH} cannot take it (it is not a regular readable file here), so applyTo "**" applies it to every file` } };
+      return {
+        convert: { ...base, applyTo: null, description: rule.description, repoWide: true, why: `${agent} applies it always; the repository-wide ${REPO_WIDE_PATH} is attached to every request on every Copilot surface, so its text is appended there (an applyTo "**" file would reach only the surfaces that read path-specific files)` },
+      };
     }
     if (rule.activation === 'description') {
       if (!rule.description) return { keep: 'the agent picks it by description, but it has none' };
@@ -89,15 +94,15 @@ export function splitWhy(mode: 'move' | 'copy', path: string): string {
 }
 
 /** For each other agent's source, in inventory order: converted (to what), split (how) or kept (why). analyze shows it; the plan applies it. */
-export function agentOutlook(inv: AgentInventory): Array<{ path: string; convert: { applyTo: string | null; description: string | null; why: string } | null; split: { mode: 'move' | 'copy'; why: string } | null; keep: string | null }> {
+export function agentOutlook(inv: AgentInventory): Array<{ path: string; convert: { applyTo: string | null; description: string | null; why: string; repoWide: boolean } | null; split: { mode: 'move' | 'copy'; why: string } | null; keep: string | null }> {
   return inv.sources
     .filter((e) => e.format !== 'copilot-repo' && e.format !== 'copilot-path')
     .map((e) => {
       const how = splitMode(e, inv);
       if (how && 'keep' in how) return { path: e.path, convert: null, split: null, keep: how.keep };
       if (how) return { path: e.path, convert: null, split: { mode: how.mode, why: splitWhy(how.mode, e.path) }, keep: null };
-      const d = decide(e);
-      return 'keep' in d ? { path: e.path, convert: null, split: null, keep: d.keep } : { path: e.path, convert: { applyTo: d.convert.applyTo, description: d.convert.description, why: d.convert.why }, split: null, keep: null };
+      const d = decide(e, repoWideUsable(inv));
+      return 'keep' in d ? { path: e.path, convert: null, split: null, keep: d.keep } : { path: e.path, convert: { applyTo: d.convert.applyTo, description: d.convert.description, why: d.convert.why, repoWide: d.convert.repoWide === true }, split: null, keep: null };
     });
 }
 
@@ -129,7 +134,15 @@ export function planAgents(
   snapshot: Snapshot,
   inv: AgentInventory,
   base: Plan,
-): { agents: Agents; operations: Operation[]; outputs: PlanBody['lossless']['outputs']; bytes: Map<string, Uint8Array>; sections: PlanSection[]; covered: string[] } {
+): {
+  agents: Agents;
+  operations: Operation[];
+  outputs: PlanBody['lossless']['outputs'];
+  bytes: Map<string, Uint8Array>;
+  sections: PlanSection[];
+  covered: string[];
+  alwaysOn: AlwaysOnRule[];
+} {
   const bySource = new Map(snapshot.sources.map((s) => [s.path, s]));
   const allocate = slugAllocator(takenSlugs(snapshot, base));
   const conversions: Conversion[] = [];
@@ -138,6 +151,7 @@ export function planAgents(
   const outputs: PlanBody['lossless']['outputs'] = [];
   const bytes = new Map<string, Uint8Array>();
   const splits: Split[] = [];
+  const alwaysOn: AlwaysOnRule[] = [];
   const sections: PlanSection[] = [];
   const covered: string[] = [];
   for (const e of inv.sources) {
@@ -162,13 +176,18 @@ export function planAgents(
       kept.push({ path: e.path, format: e.format, reason: 'no section of it has a confident path-specific scope (the same engine and evidence as for Copilot\'s own file), so it is kept as it is' });
       continue;
     }
-    const d = decide(e);
+    const d = decide(e, repoWideUsable(inv));
     if ('keep' in d) {
       kept.push({ path: e.path, format: e.format, reason: d.keep });
       continue;
     }
     const src = bySource.get(e.path) as SourceFile;
-    const { slugBase, ...c } = d.convert;
+    const { slugBase, repoWide, ...c } = d.convert;
+    if (repoWide) {
+      conversions.push({ ...c, output: REPO_WIDE_PATH, bodyStart: e.bodyStart, bodyEnd: e.size });
+      if (e.bodyStart < e.size) alwaysOn.push({ source: src, bodyStart: e.bodyStart });
+      continue;
+    }
     const output = instructionPath(allocate(slugBase));
     const eol = dominantEol(src.bytes);
     const description = c.description ?? `Converted from ${e.path}`;
@@ -191,9 +210,14 @@ export function planAgents(
     kept,
     ...(splits.length ? { splits } : {}),
     duplicates: { exact: dups.filter((d) => d.kind === 'exact').length, near: dups.filter((d) => d.kind === 'near').length, loadedTwice: dups.filter((d) => d.loadedTwiceBy.length).length },
-    nothingToMove: base.operations.length === 0 && operations.length === 0 ? nothingToMove(inv, kept, base) : null,
+    nothingToMove: base.operations.length === 0 && operations.length === 0 && alwaysOn.length === 0 ? nothingToMove(inv, kept, base) : null,
   };
-  return { agents, operations, outputs, bytes, sections, covered };
+  return { agents, operations, outputs, bytes, sections, covered, alwaysOn };
+}
+
+/** Whether always-on rules can go into the repository-wide file: it is readable as a source, or absent. */
+function repoWideUsable(inv: AgentInventory): boolean {
+  return !inv.refused.some((r) => r.path === REPO_WIDE_PATH);
 }
 
 /** buildPlan, plus other agents' files when the workspace has any. */
@@ -213,14 +237,33 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
       { next: `Keep those sections repository-wide with overrides ({ "section": "…", "keepRepoWide": true }), or replace the symlink with a copy of the file, then run onboarding_propose again.` },
     );
   }
-  const { agents, operations, outputs, bytes, sections: splitSections, covered } = planAgents(input.snapshot, inv, base);
+  const { agents, operations, outputs, bytes, sections: splitSections, covered, alwaysOn } = planAgents(input.snapshot, inv, base);
+  const ownOps: Operation[] = [];
 
   const { planId: _id, sha256: _sha, ...baseBody } = base;
+  // Always-on rules are appended to the repository-wide file: its operation and proof replace the base plan's (same place) or join ours.
+  let baseOps = baseBody.operations;
+  let baseOutputs = baseBody.lossless.outputs;
+  let leftover = baseBody.leftover;
+  if (alwaysOn.length) {
+    const i = baseOps.findIndex((o) => o.path === REPO_WIDE_PATH);
+    const j = baseOutputs.findIndex((o) => o.path === REPO_WIDE_PATH);
+    const current = input.snapshot.sources.find((s) => s.path === REPO_WIDE_PATH) ?? null;
+    const r = appendAlwaysOn(alwaysOn, i >= 0 ? baseOps[i]! : null, j >= 0 ? baseOutputs[j]! : null, current);
+    if (i >= 0) baseOps = baseOps.map((o, k) => (k === i ? r.operation : o));
+    else operations.unshift(r.operation);
+    baseOutputs = baseOutputs.filter((o) => o.path !== REPO_WIDE_PATH);
+    outputs.unshift(r.output);
+    bytes.set(REPO_WIDE_PATH, r.bytes);
+    if (r.covers && !baseBody.lossless.coveredSources.includes(r.covers)) covered.push(r.covers);
+    if (leftover) leftover = { ...leftover, chars: [...r.operation.content!].length };
+    ownOps.push(r.operation);
+  }
   const sources = [...baseBody.sources, ...others.map((s) => ({ path: s.path, kind: s.kind, size: s.size, sha256: s.sha256 }))].sort((a, b) => cmp(a.path, b.path));
   // The conversions' own proof: each output is generated front matter plus one verbatim range of its source.
   const own = checkLossless(
-    { ...baseBody, sources, operations, lossless: { outputs, coveredSources: covered, ok: true } },
-    new Map(others.map((s) => [s.path, s.bytes])),
+    { ...baseBody, sources, operations: [...operations, ...ownOps.filter((o) => !operations.includes(o))], lossless: { outputs, coveredSources: covered, ok: true } },
+    new Map(input.snapshot.sources.map((s) => [s.path, s.bytes])),
     bytes,
     true,
   );
@@ -252,11 +295,12 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
     ...baseBody,
     sources,
     sections: [...baseBody.sections, ...splitSections],
-    operations: [...baseBody.operations, ...operations],
+    operations: [...baseOps, ...operations],
+    ...(leftover ? { leftover } : {}),
     risk,
     riskReasons,
     agents,
-    lossless: { ...baseBody.lossless, outputs: [...baseBody.lossless.outputs, ...outputs], coveredSources: [...baseBody.lossless.coveredSources, ...covered].sort(cmp), ok: baseBody.lossless.ok && own.ok && !lost.length },
+    lossless: { ...baseBody.lossless, outputs: [...baseOutputs, ...outputs], coveredSources: [...baseBody.lossless.coveredSources, ...covered].sort(cmp), ok: baseBody.lossless.ok && own.ok && !lost.length },
   };
   const sha256 = planHash(body);
   return { ...body, planId: sha256.slice(0, 16), sha256 };
