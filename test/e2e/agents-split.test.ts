@@ -85,6 +85,12 @@ describe('splitting other agents\' headed files', () => {
     // The always-on Cursor rule is appended to the repository-wide file, verbatim.
     expect(await fsp.readFile(path.join(root, '.github/copilot-instructions.md'), 'utf8')).toBe('# Repo\n\nGeneral rules for everyone.\n\n- Answer in English, always, in every file.\n');
 
+    // Run again after the migration: nothing is copied or moved twice.
+    const again = await hh.call('onboarding_propose', { narrate: false });
+    expect(again.isError, textOf(again)).toBeFalsy();
+    expect(sc(again).operations).toEqual([]);
+    expect(sc(again).agents.kept.find((k: any) => k.path === '.cursor/rules/lang.mdc').reason).toContain('already in .github/copilot-instructions.md');
+
     const r = await hh.call('onboarding_rollback', {});
     expect(r.isError, textOf(r)).toBeFalsy();
     expect(await digest(root)).toEqual(before);

@@ -173,7 +173,7 @@ export function planAgents(
         if (r.covered) covered.push(r.covered);
         continue;
       }
-      kept.push({ path: e.path, format: e.format, reason: 'no section of it has a confident path-specific scope (the same engine and evidence as for Copilot\'s own file), so it is kept as it is' });
+      kept.push({ path: e.path, format: e.format, reason: 'no section of it has a confident path-specific scope (the same engine and evidence as for Copilot\'s own file) that is not already in a Copilot file, so it is kept as it is' });
       continue;
     }
     const d = decide(e, repoWideUsable(inv));
@@ -183,6 +183,12 @@ export function planAgents(
     }
     const src = bySource.get(e.path) as SourceFile;
     const { slugBase, repoWide, ...c } = d.convert;
+    // Run again after a migration: the rule's text is already in a Copilot file; copying it again would duplicate it.
+    const there = copiedInto(snapshot, src.bytes.subarray(e.bodyStart), repoWide ? [REPO_WIDE_PATH] : null);
+    if (there) {
+      kept.push({ path: e.path, format: e.format, reason: `its rule text is already in ${there}, byte for byte (copied by an earlier migration), so it is not copied again` });
+      continue;
+    }
     if (repoWide) {
       conversions.push({ ...c, output: REPO_WIDE_PATH, bodyStart: e.bodyStart, bodyEnd: e.size });
       if (e.bodyStart < e.size) alwaysOn.push({ source: src, bodyStart: e.bodyStart });
@@ -213,6 +219,17 @@ export function planAgents(
     nothingToMove: base.operations.length === 0 && operations.length === 0 && alwaysOn.length === 0 ? nothingToMove(inv, kept, base) : null,
   };
   return { agents, operations, outputs, bytes, sections, covered, alwaysOn };
+}
+
+/** The Copilot file (of `only`, else any path-specific file) that already holds `body` verbatim, or null. Empty text is never "already there". */
+export function copiedInto(snapshot: Snapshot, body: Uint8Array, only: readonly string[] | null): string | null {
+  if (body.length === 0) return null;
+  const needle = Buffer.from(body);
+  for (const s of snapshot.sources) {
+    if (only ? !only.includes(s.path) : s.kind !== 'copilot-path') continue;
+    if (Buffer.from(s.bytes.buffer, s.bytes.byteOffset, s.bytes.byteLength).indexOf(needle) >= 0) return s.path;
+  }
+  return null;
 }
 
 /** Whether always-on rules can go into the repository-wide file: it is readable as a source, or absent. */

@@ -72,8 +72,18 @@ export interface SourceSplit {
 export function splitSource(snapshot: Snapshot, e: InventoryEntry, src: SourceFile, mode: 'move' | 'copy', taken: readonly string[]): SourceSplit | null {
   const fake: Snapshot = { ...snapshot, sources: [{ ...src, path: REPO_WIDE_PATH, kind: 'copilot-repo' }], refused: [], taken: [...(snapshot.taken ?? []), ...taken] };
   const inner = buildPlan({ snapshot: fake, analysis: analyze(fake), overrides: [] });
-  const creates = inner.operations.filter((o) => o.op === 'create');
-  if (!creates.length || !inner.lossless.ok) return null;
+  let creates = inner.operations.filter((o) => o.op === 'create');
+  if (!inner.lossless.ok) return null;
+  if (mode === 'copy') {
+    // Run again after a migration: a section already copied (its bytes in a path-specific file) is not copied again.
+    const existing = snapshot.sources.filter((s) => s.kind === 'copilot-path').map((s) => Buffer.from(s.bytes));
+    const copied = (path: string) => {
+      const out = inner.lossless.outputs.find((o) => o.path === path);
+      return !!out && out.pieces.length > 0 && out.pieces.every((p) => existing.some((b) => b.indexOf(Buffer.from(src.bytes.subarray(p.sourceStart, p.sourceEnd))) >= 0));
+    };
+    creates = creates.filter((o) => !copied(o.path));
+  }
+  if (!creates.length) return null;
   const created = new Set(creates.map((o) => o.path));
   const outputs: Outputs = inner.lossless.outputs
     .filter((o) => created.has(o.path))
