@@ -74,6 +74,10 @@ describe('splitting other agents\' headed files', () => {
     expect(plan.operations.find((o: any) => o.path === 'CLAUDE.md').content).toBe(expected);
 
     expect(sc(await hh.call('onboarding_approve', {})).approved).toBe(true);
+    // The person approving sees that CLAUDE.md changes and how Claude Code keeps reading what moved.
+    const form = (hh.shown[0] as { message: string }).message;
+    expect(form).toContain(`- Modify \`CLAUDE.md\` (${Buffer.byteLength(CLAUDE)} → ${Buffer.byteLength(expected)} bytes): its 2 path-specific part(s) move to the files below, and it imports each (\`@./${out('Python')}\`, \`@./${out('Docker')}\`) so its agent still reads them.`);
+    expect(form).toContain('sections: CLAUDE.md: Python');
     const m = await hh.call('onboarding_migrate', {});
     expect(m.isError, textOf(m)).toBeFalsy();
     expect(sc(m)).toMatchObject({ migrated: true, verified: true });
