@@ -109,3 +109,32 @@ describe('splitting other agents\' headed files', () => {
     expect(sc(p).agents.kept.find((k: any) => k.path === 'CLAUDE.md').reason).toContain('Copilot attaches the root AGENTS.md instead');
   });
 });
+
+describe('one source of truth, chosen by the person', () => {
+  it('{file: CLAUDE.md, pointer: @AGENTS.md}: CLAUDE.md drops its copies of AGENTS.md rules and imports AGENTS.md; migrate, then rollback', async () => {
+    const AGENTS = '# Agents\n\n- Use pnpm for every install in this repository.\n\n- Run the tests with pnpm test before every commit.\n';
+    const CLAUDE_MD = '# Claude\n\n- Use pnpm for every install in this repository.\n\n- Prefer small, focused pull requests over large ones.\n\n- Run the tests with pnpm test before every commit.\n';
+    const root = workspace({ 'AGENTS.md': AGENTS, 'CLAUDE.md': CLAUDE_MD });
+    const hh = await harnesses.open({ root, caps: { elicitation: {} }, elicit: [YES_APPROVE, YES_MIGRATE, YES_ROLLBACK] });
+    const before = await digest(root);
+    const p = await hh.call('onboarding_propose', { narrate: false, overrides: [{ file: 'CLAUDE.md', pointer: '@AGENTS.md' }] });
+    expect(p.isError, textOf(p)).toBeFalsy();
+    const plan = JSON.parse(await fsp.readFile(path.join(root, sc(p).planFile), 'utf8'));
+    const expected = '# Claude\n\n@AGENTS.md\n\n- Prefer small, focused pull requests over large ones.\n\n';
+    expect(plan.operations.map((o: any) => [o.op, o.path])).toEqual([['modify', 'CLAUDE.md']]);
+    expect(plan.operations[0].content).toBe(expected);
+    expect(plan.agents.pointers[0].copies).toHaveLength(2);
+    expect(plan.overrides).toEqual([{ file: 'CLAUDE.md', pointer: '@AGENTS.md' }]);
+    expect(plan.lossless.ok).toBe(true);
+
+    expect(sc(await hh.call('onboarding_approve', {})).approved).toBe(true);
+    const m = await hh.call('onboarding_migrate', {});
+    expect(m.isError, textOf(m)).toBeFalsy();
+    expect(sc(m)).toMatchObject({ migrated: true, verified: true });
+    expect(await fsp.readFile(path.join(root, 'CLAUDE.md'), 'utf8')).toBe(expected);
+    expect(await fsp.readFile(path.join(root, 'AGENTS.md'), 'utf8')).toBe(AGENTS);
+    const r = await hh.call('onboarding_rollback', {});
+    expect(r.isError, textOf(r)).toBeFalsy();
+    expect(await digest(root)).toEqual(before);
+  });
+});

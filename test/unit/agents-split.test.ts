@@ -98,3 +98,19 @@ describe('always-on rules of other agents go into the repository-wide file', () 
     expect(p.leftover!.chars).toBe([...repo.content!].length);
   });
 });
+
+describe('pointer to AGENTS.md: the check', () => {
+  it('fails when a removed range is not a copy of AGENTS.md, or the import is missing', async () => {
+    const { checkPointers } = await import('../../server/src/core/agents/pointers.js');
+    const s = snap([src('AGENTS.md', '- Use pnpm for every install in this repository.\n'), src('CLAUDE.md', '# C\n\n- Use pnpm for every install in this repository.\n')], []);
+    const p = buildOnboardingPlan({ snapshot: s, analysis: analyze(s), overrides: [{ file: 'CLAUDE.md', pointer: '@AGENTS.md' }] });
+    const sources = new Map(s.sources.map((x) => [x.path, x.bytes]));
+    const outputs = new Map(p.operations.map((o) => [o.path, enc(o.content!)] as const));
+    expect(checkPointers(p, sources, outputs)).toEqual([]);
+    expect(p.operations[0]!.content).toBe('# C\n\n@AGENTS.md\n\n');
+    const wrong = { ...p, agents: { ...p.agents!, pointers: [{ ...p.agents!.pointers![0]!, copies: [{ ...p.agents!.pointers![0]!.copies[0]!, sameAs: { path: 'AGENTS.md', start: 1, end: 52 } }] }] } };
+    expect(checkPointers(wrong, sources, outputs).join(' ')).toContain('are not a copy of AGENTS.md');
+    expect(checkPointers(p, sources, new Map([['CLAUDE.md', enc('# C\n\n')]])).join(' ')).toContain('does not import @AGENTS.md');
+    expect(verifyLossless(p, sources, new Map([['CLAUDE.md', enc('# C\n\n')]])).ok).toBe(false);
+  });
+});

@@ -6,7 +6,7 @@ import { analyze } from '../core/analyze.js';
 import { buildOnboardingPlan } from '../core/agents/plan.js';
 import type { Analysis, Snapshot } from '../core/types.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import type { Override, Plan } from '../schemas/plan.js';
+import type { AnyOverride, Plan } from '../schemas/plan.js';
 import { readSnapshot } from '../io/snapshot.js';
 import { RealInsideGuard, resolveInside } from '../io/workspace.js';
 import { savePlan } from '../io/plans.js';
@@ -19,7 +19,7 @@ export async function snapshotAndAnalyze(root: string): Promise<{ snapshot: Snap
   return { snapshot, analysis };
 }
 
-export async function propose(root: string, overrides: Override[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis; snapshot: Snapshot }> {
+export async function propose(root: string, overrides: readonly AnyOverride[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis; snapshot: Snapshot }> {
   const { snapshot, analysis } = await snapshotAndAnalyze(root);
   if (!snapshot.sources.some((s) => s.kind === 'copilot-repo') && !snapshot.sources.some((s) => s.kind === 'copilot-path')) {
     const refused = snapshot.refused.find((r) => r.kind === 'copilot-repo');

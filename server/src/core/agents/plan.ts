@@ -14,7 +14,8 @@
  * anything is written). A workspace without other agents' files gets buildPlan's plan unchanged.
  */
 import type { Snapshot, SourceFile } from '../types.js';
-import type { Operation, Plan, PlanBody, PlanSection } from '../../schemas/plan.js';
+import type { AnyOverride, Operation, Override, Plan, PlanBody, PlanSection, PointerOverride } from '../../schemas/plan.js';
+import { type PointerRecord, checkPointers, pointerPlan } from './pointers.js';
 import { type BuildPlanInput, buildPlan, dominantEol, planHash } from '../plan.js';
 import { checkLossless } from '../lossless.js';
 import { sha256Hex } from '../canonical.js';
@@ -134,6 +135,7 @@ export function planAgents(
   snapshot: Snapshot,
   inv: AgentInventory,
   base: Plan,
+  pointerOverrides: readonly PointerOverride[] = [],
 ): {
   agents: Agents;
   operations: Operation[];
@@ -154,8 +156,20 @@ export function planAgents(
   const alwaysOn: AlwaysOnRule[] = [];
   const sections: PlanSection[] = [];
   const covered: string[] = [];
+  const pointers: PointerRecord[] = [];
   for (const e of inv.sources) {
     if (e.format === 'copilot-repo' || e.format === 'copilot-path') continue;
+    if (pointerOverrides.some((o) => o.file === e.path)) {
+      const r = pointerPlan(snapshot, e.path);
+      if ('keep' in r) kept.push({ path: e.path, format: e.format, reason: `the override asks it to point to AGENTS.md, but ${r.keep}` });
+      else {
+        pointers.push(r.record);
+        operations.push(r.operation);
+        outputs.push(r.output);
+        bytes.set(e.path, r.bytes);
+      }
+      continue;
+    }
     const how = splitMode(e, inv);
     if (how && 'keep' in how) {
       kept.push({ path: e.path, format: e.format, reason: how.keep });
@@ -215,6 +229,7 @@ export function planAgents(
     conversions,
     kept,
     ...(splits.length ? { splits } : {}),
+    ...(pointers.length ? { pointers } : {}),
     duplicates: { exact: dups.filter((d) => d.kind === 'exact').length, near: dups.filter((d) => d.kind === 'near').length, loadedTwice: dups.filter((d) => d.loadedTwiceBy.length).length },
     nothingToMove: base.operations.length === 0 && operations.length === 0 && alwaysOn.length === 0 ? nothingToMove(inv, kept, base) : null,
   };
@@ -237,9 +252,11 @@ function repoWideUsable(inv: AgentInventory): boolean {
   return !inv.refused.some((r) => r.path === REPO_WIDE_PATH);
 }
 
-/** buildPlan, plus other agents' files when the workspace has any. */
-export function buildOnboardingPlan(input: BuildPlanInput): Plan {
-  const base = buildPlan(input);
+/** buildPlan, plus other agents' files when the workspace has any. Pointer overrides (`{file, pointer}`) are this module's; the rest go to buildPlan. */
+export function buildOnboardingPlan(input: Omit<BuildPlanInput, 'overrides'> & { overrides?: readonly AnyOverride[] }): Plan {
+  const all = input.overrides ?? [];
+  const pointerOverrides = all.filter((o): o is PointerOverride => 'pointer' in o);
+  const base = buildPlan({ ...input, overrides: all.filter((o): o is Override => !('pointer' in o)) });
   const inv = input.analysis.agents ?? agentInventory(input.snapshot);
   const others = input.snapshot.sources.filter((s) => s.kind === 'other-agent');
   if (!others.length) return base;
@@ -254,7 +271,7 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
       { next: `Keep those sections repository-wide with overrides ({ "section": "…", "keepRepoWide": true }), or replace the symlink with a copy of the file, then run onboarding_propose again.` },
     );
   }
-  const { agents, operations, outputs, bytes, sections: splitSections, covered, alwaysOn } = planAgents(input.snapshot, inv, base);
+  const { agents, operations, outputs, bytes, sections: splitSections, covered, alwaysOn } = planAgents(input.snapshot, inv, base, pointerOverrides);
   const ownOps: Operation[] = [];
 
   const { planId: _id, sha256: _sha, ...baseBody } = base;
@@ -290,11 +307,15 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
     risk = 'high';
     riskReasons.unshift(`the lossless check of the converted rules failed: ${own.errors.slice(0, 3).join('; ')}`);
   }
-  const lost = proveAgentsKeepRules({ operations, lossless: { outputs, coveredSources: covered, ok: own.ok }, agents });
+  const lost = [
+    ...proveAgentsKeepRules({ operations, lossless: { outputs, coveredSources: covered, ok: own.ok }, agents }),
+    ...checkPointers({ operations, lossless: { outputs, coveredSources: covered, ok: own.ok }, agents }, new Map(input.snapshot.sources.map((x) => [x.path, x.bytes])), bytes),
+  ];
   if (lost.length) {
     risk = 'high';
     riskReasons.unshift(`an agent would lose rules: ${lost.slice(0, 3).join('; ')}`);
   }
+  for (const pt of agents.pointers ?? []) riskReasons.push(`${pt.copies.length} rule(s) of ${pt.file} that are byte-for-byte copies of AGENTS.md's are replaced by its import ${pt.pointer} (your choice: AGENTS.md holds the shared rules)`);
   for (const sp of agents.splits ?? []) {
     riskReasons.push(
       sp.mode === 'move'
@@ -312,6 +333,7 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
     ...baseBody,
     sources,
     sections: [...baseBody.sections, ...splitSections],
+    overrides: [...baseBody.overrides, ...pointerOverrides.map((o) => ({ file: o.file, pointer: o.pointer }))],
     operations: [...baseOps, ...operations],
     ...(leftover ? { leftover } : {}),
     risk,

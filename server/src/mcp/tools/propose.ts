@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { OverrideSchema } from '../../schemas/plan.js';
+import { AnyOverrideSchema } from '../../schemas/plan.js';
 import { narrate } from '../narrate.js';
 import { propose } from '../../app/propose.js';
 import { recover } from '../../app/recover.js';
@@ -15,11 +15,11 @@ import { leftoverShape, loadsShape, narrationShape, problemShape, recoveryShape,
 
 export const proposeInput = {
   overrides: z
-    .array(OverrideSchema)
+    .array(AnyOverrideSchema)
     .max(1000)
     .optional()
     .describe(
-      "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug, excludeAgent?: 'code-review' | 'coding-agent' (that Copilot agent skips the section's path-specific file)}.",
+      "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug, excludeAgent?: 'code-review' | 'coding-agent' (that Copilot agent skips the section's path-specific file)}; or, when the human chooses AGENTS.md to hold the shared rules, {file: 'CLAUDE.md' | 'GEMINI.md', pointer: '@AGENTS.md'} (that file's copies of AGENTS.md's rules are replaced by its import of AGENTS.md).",
     ),
   narrate: z.boolean().default(true).describe('Explain the plan through the client model (MCP sampling); the plan never depends on it.'),
   budgetChars: z
