@@ -15,13 +15,8 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import { ErrorCode as McpErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from './context.js';
 import { OnboardingError } from '../core/errors.js';
-import { loadPlan } from '../io/plans.js';
-import { loadState } from '../io/state.js';
 import { isWithin } from '../io/workspace.js';
-import { readTraceText, traceDir, traceDirName, type ChainKind } from '../io/traces.js';
-import { stateDir } from '../io/layout.js';
-import { workspaceStatus } from '../app/status.js';
-import { CHAINS, listAllTraces, listChain } from '../app/trace-summary.js';
+import { CHAINS, stateDir, traceDir, traceDirName, type ChainKind } from '../io/layout.js';
 
 export const RESOURCE_SCHEME = 'copilot-onboarding';
 export const STATUS_URI = `${RESOURCE_SCHEME}://status`;
@@ -86,6 +81,7 @@ async function readTraceFile(root: string, chain: ChainKind, file: string): Prom
   if (!isWithin(realState, real)) {
     throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} resolves outside .copilot-state/.`);
   }
+  const { readTraceText } = await import('../io/traces.js');
   const text = await readTraceText(real);
   if (text instanceof Error) {
     const code = (text as NodeJS.ErrnoException).code;
@@ -100,7 +96,11 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
     'status',
     STATUS_URI,
     { title: 'Onboarding status', description: 'The workspace state as JSON: status, pattern, current plan, approval, last migration, backup health, rollback availability.', mimeType: JSON_MIME },
-    async (uri) => reading(async () => jsonResult(uri, await workspaceStatus(await ctx.root(), ctx.config.approvalTtlMs, new Date(ctx.now())))),
+    async (uri) =>
+      reading(async () => {
+        const { workspaceStatus } = await import('../app/status.js');
+        return jsonResult(uri, await workspaceStatus(await ctx.root(), ctx.config.approvalTtlMs, new Date(ctx.now())));
+      }),
   );
 
   mcp.registerResource(
@@ -109,6 +109,7 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
     { title: 'Current migration plan', description: 'The plan made by the last onboarding_propose (.copilot-state/plans/<planId>.json), checked against its SHA-256.', mimeType: JSON_MIME },
     async (uri) =>
       reading(async () => {
+        const [{ loadState }, { loadPlan }] = await Promise.all([import('../io/state.js'), import('../io/plans.js')]);
         const root = await ctx.root();
         const state = await loadState(root);
         if (!state.currentPlan) throw new McpError(RESOURCE_NOT_FOUND, 'There is no current plan. Run onboarding_propose first.');
@@ -126,6 +127,7 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
     },
     async (uri) =>
       reading(async () => {
+        const { listAllTraces } = await import('../app/trace-summary.js');
         const all = await listAllTraces(await ctx.root());
         const slim = (c: ChainKind) =>
           all[c].map((t) => ({
@@ -145,6 +147,7 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
     'trace',
     new ResourceTemplate(TRACE_TEMPLATE, {
       list: async () => {
+        const { listChain } = await import('../app/trace-summary.js');
         const root = await ctx.root();
         const resources = [];
         for (const chain of CHAINS) {

@@ -10,6 +10,7 @@
  *   lossless proof) and the source stays as it is, so its agent keeps every rule it had;
  * - everything else is kept as it is, with the reason; when the plan changes nothing it says
  *   why nothing needs to move.
+ * Which file is converted and which kept is decided in core/agents/outlook.ts (analyze shows it).
  * Every other agent's source is recorded in the plan's sources (its hash is checked before
  * anything is written). A workspace without other agents' files gets buildPlan's plan unchanged.
  */
@@ -19,92 +20,20 @@ import { type PointerRecord, checkPointers, pointerPlan } from './pointers.js';
 import { type BuildPlanInput, buildPlan, dominantEol, planHash } from '../plan.js';
 import { checkLossless } from '../lossless.js';
 import { sha256Hex } from '../canonical.js';
-import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, instructionPath, joinApplyTo, renderDescriptionFrontMatter, renderFrontMatter, REPO_WIDE_PATH } from '../copilot-format.js';
+import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, instructionPath, renderDescriptionFrontMatter, renderFrontMatter, REPO_WIDE_PATH } from '../copilot-format.js';
 import { type AlwaysOnRule, appendAlwaysOn } from './always-on.js';
-import { slugAllocator, slugify } from '../slug.js';
-import { type AgentInventory, type InventoryEntry, agentInventory, surfaceList } from './inventory.js';
-import { FORMATS, folderOf, formatOf } from './formats.js';
+import { slugAllocator } from '../slug.js';
+import { type AgentInventory, agentInventory } from './inventory.js';
+import { FORMATS, formatOf } from './formats.js';
+import { decide, repoWideUsable, splitMode } from './outlook.js';
 import { ErrorCode, OnboardingError } from '../errors.js';
-import { proveAgentsKeepRules, splitMode, splitSource, type Split } from './split.js';
+import { proveAgentsKeepRules, splitSource, type Split } from './split.js';
 
 type Agents = NonNullable<PlanBody['agents']>;
 type Conversion = Agents['conversions'][number];
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** What a rule converts to, or why it stays as it is. */
-type Decision = { convert: Omit<Conversion, 'output' | 'bodyStart' | 'bodyEnd'> & { slugBase: string; repoWide?: true } } | { keep: string };
-
-const GLOB_CHARS = /[*?[\]{},!]/;
-
-function decide(e: InventoryEntry, repoWideOk = true): Decision {
-  if (e.linkTo !== null) return { keep: `it is a symlink to ${e.linkTo}, so it always reads what that file holds` };
-  const empty = e.bodyStart >= e.size;
-  if (e.format === 'cursor-rule' || e.format === 'windsurf-rule') {
-    const rule = e.rule!;
-    const name = e.path.slice(e.path.lastIndexOf('/') + 1).replace(/\.(mdc|md)$/, '');
-    const agent = FORMATS[e.format].agent;
-    const broken = rule.problems.filter((p) => !p.startsWith('glob '));
-    if (broken.length) return { keep: `its front matter cannot be read exactly (${broken.join('; ')}), so its activation is unknown; ${agent} is left to read it as it does` };
-    if (empty) return { keep: 'it has no rule text after its front matter' };
-    const base = { source: e.path, format: e.format, excludeAgent: null, slugBase: slugify(`${e.format === 'cursor-rule' ? 'cursor' : 'windsurf'}-${name}`) };
-    if (rule.activation === 'glob') {
-      const unsafe = rule.problems.filter((p) => p.startsWith('glob '));
-      if (unsafe.length) return { keep: `${unsafe.join('; ')}; a Copilot applyTo must stay inside the repository` };
-      return { convert: { ...base, applyTo: joinApplyTo(rule.globs), description: rule.description, why: `${agent} applies it to files matching its globs; applyTo does the same for Copilot` } };
-    }
-    if (rule.activation === 'always') {
-      if (!repoWideOk) return { convert: { ...base, applyTo: '**', description: rule.description, why: `${agent} applies it always; ${REPO_WIDE_PATH} cannot take it (it is not a regular readable file here), so applyTo "**" applies it to every file` } };
-      return {
-        convert: { ...base, applyTo: null, description: rule.description, repoWide: true, why: `${agent} applies it always; the repository-wide ${REPO_WIDE_PATH} is attached to every request on every Copilot surface, so its text is appended there (an applyTo "**" file would reach only the surfaces that read path-specific files)` },
-      };
-    }
-    if (rule.activation === 'description') {
-      if (!rule.description) return { keep: 'the agent picks it by description, but it has none' };
-      return { convert: { ...base, applyTo: null, description: rule.description, why: `${agent} picks it by its description; Copilot (VS Code) matches instruction files on their description` } };
-    }
-    return { keep: `${agent} applies it only when a person mentions it; Copilot instruction files have no manual mode` };
-  }
-  if (e.format === 'agents-md-nested') {
-    const folder = folderOf(e.path);
-    if (GLOB_CHARS.test(folder)) return { keep: `its folder name ${folder} holds glob characters, so no applyTo names exactly that folder` };
-    if (empty) return { keep: 'it is empty' };
-    return {
-      convert: {
-        source: e.path,
-        format: e.format,
-        applyTo: `${folder}/**`,
-        description: `Instructions for ${folder}/, from ${e.path}`,
-        excludeAgent: 'coding-agent',
-        slugBase: slugify(`agents-${folder.replace(/\//g, '-')}`),
-        why: `nested AGENTS.md files are read by ${surfaceList(FORMATS['agents-md-nested'].readBy.filter((r) => !r.off))}, not by Visual Studio, JetBrains, Xcode or VS Code at its default settings; this scoped file reaches those. excludeAgent names one agent: the copy excludes the cloud agent, and code review attaches both the AGENTS.md and the copy (the per-file figure counts it twice)`,
-      },
-    };
-  }
-  if (FORMATS[e.format].readBy.some((r) => !r.off)) return { keep: `it is read as it is by ${surfaceList(FORMATS[e.format].readBy.filter((r) => !r.off))}` };
-  return { keep: `no Copilot surface reads it; ${FORMATS[e.format].agent} keeps reading it as it is` };
-}
-
-/** What splitting a source's headed content does, for a person (analyze; propose says what it found). */
-export function splitWhy(mode: 'move' | 'copy', path: string): string {
-  return mode === 'move'
-    ? `Copilot attaches it as always-on; its sections with a confident path-specific scope (the same engine and evidence as for Copilot's own file) move into scoped files, and ${path} imports each one (@./.github/instructions/<name>.instructions.md) so its agent still reads them`
-    : `no Copilot surface reads it; its sections with a confident path-specific scope are copied into scoped files, and ${path} stays as it is`;
-}
-
-/** For each other agent's source, in inventory order: converted (to what), split (how) or kept (why). analyze shows it; the plan applies it. */
-export function agentOutlook(inv: AgentInventory): Array<{ path: string; convert: { applyTo: string | null; description: string | null; why: string; repoWide: boolean } | null; split: { mode: 'move' | 'copy'; why: string } | null; keep: string | null }> {
-  return inv.sources
-    .filter((e) => e.format !== 'copilot-repo' && e.format !== 'copilot-path')
-    .map((e) => {
-      const how = splitMode(e, inv);
-      if (how && 'keep' in how) return { path: e.path, convert: null, split: null, keep: how.keep };
-      if (how) return { path: e.path, convert: null, split: { mode: how.mode, why: splitWhy(how.mode, e.path) }, keep: null };
-      const d = decide(e, repoWideUsable(inv));
-      return 'keep' in d ? { path: e.path, convert: null, split: null, keep: d.keep } : { path: e.path, convert: { applyTo: d.convert.applyTo, description: d.convert.description, why: d.convert.why, repoWide: d.convert.repoWide === true }, split: null, keep: null };
-    });
 }
 
 /** Lower-cased slugs already used under .github/instructions (files, sources, the base plan's outputs). */
@@ -247,10 +176,6 @@ export function copiedInto(snapshot: Snapshot, body: Uint8Array, only: readonly 
   return null;
 }
 
-/** Whether always-on rules can go into the repository-wide file: it is readable as a source, or absent. */
-function repoWideUsable(inv: AgentInventory): boolean {
-  return !inv.refused.some((r) => r.path === REPO_WIDE_PATH);
-}
 
 /** buildPlan, plus other agents' files when the workspace has any. Pointer overrides (`{file, pointer}`) are this module's; the rest go to buildPlan. */
 export function buildOnboardingPlan(input: Omit<BuildPlanInput, 'overrides'> & { overrides?: readonly AnyOverride[] }): Plan {

@@ -26,29 +26,11 @@ import { buildPlan } from '../plan.js';
 import { dominantEol } from '../plan-outputs.js';
 import { sha256Hex } from '../canonical.js';
 import { REPO_WIDE_PATH } from '../copilot-format.js';
-import type { AgentInventory, InventoryEntry } from './inventory.js';
+import type { InventoryEntry } from './inventory.js';
 
 type Outputs = PlanBody['lossless']['outputs'];
 type Agents = NonNullable<PlanBody['agents']>;
 export type Split = NonNullable<Agents['splits']>[number];
-
-/** Whether a source's headed content is split (move or copy), or why not; null when the format is not one split here. */
-export function splitMode(e: InventoryEntry, inv: AgentInventory): { mode: 'move' | 'copy' } | { keep: string } | null {
-  if (e.linkTo !== null) return null;
-  const has = (f: string) => inv.sources.some((s) => s.format === f);
-  const link = inv.sources.find((s) => s.linkTo === e.path);
-  if (link && (e.format === 'claude-md' || e.format === 'gemini-md')) return { keep: `${link.path} is a symlink to it: the agents reading ${link.path} would lose what moved out, so it is kept as it is` };
-  if (e.format === 'claude-md' && e.path === 'CLAUDE.md') {
-    if (has('agents-md')) return { keep: 'Copilot attaches the root AGENTS.md instead of it (github.com reads one agent file: the nearest AGENTS.md, else CLAUDE.md), so none of it is always on for Copilot; Claude Code keeps reading it as it is' };
-    return { mode: 'move' };
-  }
-  if (e.format === 'gemini-md') {
-    if (has('agents-md') || has('claude-md')) return { keep: 'Copilot attaches the root AGENTS.md or CLAUDE.md instead of it, so none of it is always on for Copilot; Gemini CLI keeps reading it as it is' };
-    return { mode: 'move' };
-  }
-  if (e.format === 'cursorrules' || e.format === 'clinerules') return { mode: 'copy' };
-  return null;
-}
 
 /** The import line that replaces a moved section in `CLAUDE.md` / `GEMINI.md`. */
 export function pointerLine(output: string, eol: string): string {

@@ -1,10 +1,5 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { narrate } from '../narrate.js';
-import { updateState } from '../../io/state.js';
-import { snapshotAndAnalyze } from '../../app/propose.js';
-import { recover } from '../../app/recover.js';
-import { analysisFacts, analysisText, analyzeResult } from '../../app/results.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
@@ -83,6 +78,14 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
     },
     async ({ narrate: wantNarration }, extra) =>
       guarded(async () => {
+        // Loaded on first call, not at the server's start (docs/architecture.md, "What loads when").
+        const [{ narrate }, { updateState }, { snapshotAndAnalyze }, { recover }, { analysisFacts, analysisText, analyzeResult }] = await Promise.all([
+          import('../narrate.js'),
+          import('../../io/state.js'),
+          import('../../app/analyze.js'),
+          import('../../app/recover.js'),
+          import('../../app/results.js'),
+        ]);
         const root = await ctx.root();
         const recovery = await recover(root);
         const { snapshot, analysis } = await snapshotAndAnalyze(root);
@@ -96,7 +99,7 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
           mcp.server,
           extra,
           { intent: 'analyze', facts: { ...facts, workspace: undefined, sections: facts.sections.slice(0, 40) }, fallback, timeoutMs: ctx.config.samplingTimeoutMs, enabled: wantNarration !== false },
-          ctx.samplingTraces(root),
+          await ctx.samplingTraces(root),
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
         const texts = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : n.text].join('');

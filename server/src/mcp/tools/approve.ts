@@ -1,16 +1,12 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { APPROVE_SCHEMA, NOTE_MAX_CHARS } from '../../core/approval.js';
-import { approveForm } from '../../core/form-render.js';
 import { ErrorCode, OnboardingError } from '../../core/errors.js';
-import { updateState } from '../../io/state.js';
-import { formPaths, resolvePlan } from '../../app/plan-checks.js';
-import { figureFor } from '../../app/loads.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
-import { MODEL_ONLY_META, clientRendersApps } from '../plan-view.js';
+import { clientRendersApps } from '../plan-view.js';
 
 export const approveInput = {
   planId: z.string().optional().describe('The plan to approve (default: the current plan from onboarding_propose). Approval itself comes only from the human.'),
@@ -38,7 +34,6 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: approveInput,
       outputSchema: approveOutput,
       annotations: { title: 'Approve plan', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      _meta: MODEL_ONLY_META,
     },
     async ({ planId }, extra) =>
       runGate(
@@ -53,6 +48,12 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.approve, planId: typeof about.planId === 'string' ? about.planId : '', outcome, trace }),
         },
         async ({ root, ask, about }) => {
+          const [{ approveForm }, { updateState }, { formPaths, resolvePlan }, { figureFor }] = await Promise.all([
+            import('../../core/form-render.js'),
+            import('../../io/state.js'),
+            import('../../app/plan-checks.js'),
+            import('../../app/loads.js'),
+          ]);
           const { plan, snapshot } = await resolvePlan(root, planId);
           about({ planId: plan.planId });
           if (plan.operations.length === 0) {
