@@ -14,7 +14,7 @@ export type Piece = z.infer<typeof PieceSchema>;
 export const GeneratedSpanSchema = z.object({
   outputStart: z.number().int().nonnegative(),
   outputEnd: z.number().int().nonnegative(),
-  what: z.enum(['front-matter', 'generated-heading', 'separator']),
+  what: z.enum(['front-matter', 'generated-heading', 'separator', 'pointer']),
 });
 
 export const OperationSchema = z.object({
@@ -78,6 +78,17 @@ export const OverrideSchema = z
   .strict();
 export type Override = z.infer<typeof OverrideSchema>;
 
+/** One source of truth (issue 21): the file's copies of AGENTS.md's rules are replaced by its import of AGENTS.md (core/agents/pointers.ts). */
+export const PointerOverrideSchema = z
+  .object({
+    file: z.enum(['CLAUDE.md', 'GEMINI.md']),
+    pointer: z.literal('@AGENTS.md'),
+  })
+  .strict();
+export type PointerOverride = z.infer<typeof PointerOverrideSchema>;
+export const AnyOverrideSchema = z.union([OverrideSchema, PointerOverrideSchema]);
+export type AnyOverride = z.infer<typeof AnyOverrideSchema>;
+
 export const PlanBodySchema = z.object({
   format: z.literal('copilot-onboarding/plan@1'),
   /** The copilot-onboarding version that made the plan: another version may derive another plan from the same files. */
@@ -89,7 +100,7 @@ export const PlanBodySchema = z.object({
   problems: z.array(ProblemSchema),
   risk: z.enum(['low', 'medium', 'high']),
   riskReasons: z.array(z.string()),
-  overrides: z.array(OverrideSchema),
+  overrides: z.array(AnyOverrideSchema),
   /** The repository-wide file's size after the split (characters, attached to every request), and candidate scopes for large sections kept there. */
   leftover: z
     .object({
@@ -122,6 +133,33 @@ export const PlanBodySchema = z.object({
         }),
       ),
       kept: z.array(z.object({ path: z.string(), format: z.string(), reason: z.string() })),
+      /**
+       * Headed content split with the same engine as Copilot's file (core/agents/split.ts): `move`
+       * takes path-specific sections out of an always-on CLAUDE.md / GEMINI.md into scoped files and
+       * leaves the agent's import (`pointers`) in their place; `copy` copies them from a file no
+       * Copilot surface reads, which stays as it is.
+       */
+      splits: z
+        .array(
+          z.object({
+            source: z.string(),
+            format: z.string(),
+            mode: z.enum(['move', 'copy']),
+            outputs: z.array(z.object({ path: z.string(), applyTo: z.string().nullable(), sections: z.array(z.string()) })),
+            pointers: z.array(z.string()),
+          }),
+        )
+        .optional(),
+      /** Files whose copies of AGENTS.md's rules were replaced by an import of AGENTS.md, by a person's choice: each copy with the AGENTS.md range it equals. */
+      pointers: z
+        .array(
+          z.object({
+            file: z.string(),
+            pointer: z.string(),
+            copies: z.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative(), sameAs: z.object({ path: z.string(), start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }) })),
+          }),
+        )
+        .optional(),
       duplicates: z.object({ exact: z.number().int().nonnegative(), near: z.number().int().nonnegative(), loadedTwice: z.number().int().nonnegative() }),
       /** Set when the plan changes nothing: why nothing needs to move. */
       nothingToMove: z.string().nullable(),
