@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { OverrideSchema } from './override.js';
 
 /** One byte range of a source placed in an output: source[sourceStart, sourceEnd) == output[outputStart, outputEnd). */
 export const PieceSchema = z.object({
@@ -58,25 +59,8 @@ export const ProblemSchema = z.object({
   lines: z.array(z.number().int()),
 });
 
-/** The agents a path-specific instruction file can exclude (Copilot's `excludeAgent` front matter key). */
-export const EXCLUDE_AGENTS = ['code-review', 'coding-agent'] as const;
-export type ExcludeAgent = (typeof EXCLUDE_AGENTS)[number];
-
-export const OverrideSchema = z
-  .object({
-    /** Section id (`s03-typescript`) or its exact heading text. */
-    section: z.string().min(1),
-    /** Keep the section in the repository-wide file. */
-    keepRepoWide: z.boolean().optional(),
-    /** Globs, as one comma-separated string or a list. */
-    applyTo: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-    /** Output slug or `.github/instructions/<slug>.instructions.md`. Sections with the same destination are merged in source order. */
-    destination: z.string().min(1).optional(),
-    /** Copilot agent that must not read the section's path-specific file (its front matter `excludeAgent`). */
-    excludeAgent: z.enum(EXCLUDE_AGENTS).optional(),
-  })
-  .strict();
-export type Override = z.infer<typeof OverrideSchema>;
+// A plan's overrides live in schemas/override.ts: onboarding_propose's input schema needs only them.
+export { EXCLUDE_AGENTS, OverrideSchema, type ExcludeAgent, type Override } from './override.js';
 
 export const PlanBodySchema = z.object({
   format: z.literal('copilot-onboarding/plan@1'),
