@@ -23,4 +23,5 @@ export const SPAWNING = [
   'test/integration/traces.test.ts',
 ];
 
-export default mergeConfig(base, defineConfig({ test: { exclude: [...SPAWNING, '**/node_modules/**'] } }));
+// COPILOT_ONBOARDING_QUICK=1: property tests run a tenth of their cases (test/helpers/runs.ts).
+export default mergeConfig(base, defineConfig({ test: { exclude: [...SPAWNING, '**/node_modules/**'], env: { COPILOT_ONBOARDING_QUICK: '1' } } }));

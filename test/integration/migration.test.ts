@@ -18,6 +18,7 @@ import { loadState } from '../../server/src/io/state.js';
 import { editedSinceMigration, rollback } from '../../server/src/io/rollback.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
 import { planFromOps, sealPlan, sha, treeDigest as tree, writeFileIn as write, type OpSpec } from '../helpers/fixtures.js';
+import { runs } from '../helpers/runs.js';
 
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
 
@@ -129,7 +130,7 @@ describe('migrate then rollback is the identity (property, generated workspaces)
           rmSync(root, { recursive: true, force: true });
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });
@@ -201,7 +202,7 @@ describe('the default on-disk check is the plan\'s lossless proof (core/plan.ts 
           rmSync(root, { recursive: true, force: true });
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });
