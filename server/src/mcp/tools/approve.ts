@@ -7,7 +7,7 @@ import { registerTool } from './lazy-schemas.js';
 import { REFUSED, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
-import { MODEL_ONLY_META, clientRendersApps } from '../plan-view.js';
+import { clientRendersApps } from '../plan-view.js';
 
 const approveInput = () => ({
   planId: z.string().optional().describe('The plan to approve (default: the current plan from onboarding_propose). Approval itself comes only from the human.'),
@@ -36,7 +36,6 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: approveInput,
       outputSchema: approveOutput,
       annotations: { title: 'Approve plan', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      _meta: MODEL_ONLY_META,
     },
     async ({ planId }, extra) =>
       runGate(

@@ -9,7 +9,6 @@ import { registerTool } from './lazy-schemas.js';
 import { REFUSED, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
-import { MODEL_ONLY_META } from '../plan-view.js';
 
 const migrateInput = () => ({
   planId: z.string().optional().describe('The approved plan to apply (default: the current plan). Confirmation comes only from the human.'),
@@ -39,7 +38,6 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: migrateInput,
       outputSchema: migrateOutput,
       annotations: { title: 'Migrate instructions', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-      _meta: MODEL_ONLY_META,
     },
     async ({ planId }, extra) =>
       runGate(

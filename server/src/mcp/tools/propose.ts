@@ -111,7 +111,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
         const text = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : n.text].join('');
-        return success(text, { ...proposeResult(facts, narration, recovery), planView: planViewData(plan, snapshot.files, snapshot.filesTruncated) });
+        return success(text, { ...proposeResult(facts, narration, recovery), planView: planViewData(plan, snapshot) });
       }),
   );
 }

@@ -6,7 +6,6 @@ import { elicit } from '../elicit.js';
 import type { ToolContext } from '../context.js';
 import { registerTool } from './lazy-schemas.js';
 import { REFUSED, guarded, refusal, success } from './result.js';
-import { MODEL_ONLY_META } from '../plan-view.js';
 
 export const QUESTION_MAX_CHARS = 10_000;
 export const ANSWER_MAX_CHARS = 100_000;
@@ -43,7 +42,6 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
       inputSchema: questionAskInput,
       outputSchema: questionAskOutput,
       annotations: { title: 'Ask the human', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      _meta: MODEL_ONLY_META,
     },
     async ({ question }, extra) =>
       guarded(async () => {

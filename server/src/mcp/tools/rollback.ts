@@ -13,7 +13,6 @@ import { registerTool } from './lazy-schemas.js';
 import { REFUSED, refusal, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
-import { MODEL_ONLY_META } from '../plan-view.js';
 
 const rollbackInput = () => ({
   migrationId: z.string().optional().describe('The migration to undo (default: the last one not rolled back). Confirmation comes only from the human.'),
@@ -43,7 +42,6 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: rollbackInput,
       outputSchema: rollbackOutput,
       annotations: { title: 'Roll back migration', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-      _meta: MODEL_ONLY_META,
     },
     async ({ migrationId }, extra) =>
       runGate(
