@@ -87,6 +87,12 @@ describe('other agents in the plan', () => {
     expect(api).not.toContain('\uFEFF');
     expect(api).toContain('excludeAgent: "coding-agent"');
 
+    // Run again after the migration: the copies exist, so no rule is copied a second time (no cursor-typescript-2).
+    const again = await hh.call('onboarding_propose', { narrate: false });
+    expect(again.isError, textOf(again)).toBeFalsy();
+    expect(sc(again).agents.conversions).toEqual([]);
+    expect(sc(again).operations).toEqual([]);
+
     const r = await hh.call('onboarding_rollback', {});
     expect(r.isError, textOf(r)).toBeFalsy();
     expect(await digest(root)).toEqual(before);

@@ -54,7 +54,11 @@ describe('what loads where, through the client', () => {
     expect(sc.loads.budget.chars).toBe(600);
     expect(sc.loads.budget.warnings.map((w) => w.code)).toEqual(['OVER_BUDGET']);
     const k = (n: number) => (n < 1000 ? String(n) : `${(n / 1000).toFixed(1)} K`);
-    const line = `Copilot attaches on average ${k(cr.after.mean)} instruction characters per file instead of ${k(cr.before.mean)}; at most ${k(cr.after.max)}.`;
+    // The example's AGENTS.md repeats rules of the repository-wide file: code review attaches both, and the line says what that costs.
+    const dup = (cr as unknown as { duplicated: { before: Stats; after: Stats } }).duplicated;
+    expect(dup.before.mean).toBeGreaterThan(0);
+    expect(dup.after.mean).toBeLessThan(dup.before.mean);
+    const line = `Copilot attaches on average ${k(cr.after.mean)} instruction characters per file instead of ${k(cr.before.mean)}; at most ${k(cr.after.max)}. Rules attached twice (the same text in two instruction files) account for ${k(dup.after.mean)} of those characters on average, instead of ${k(dup.before.mean)}.`;
     expect(sc.loads.line).toBe(line);
     expect(textOf(p)).toContain(`What loads where: ${line}`);
     expect(textOf(p)).toContain(`Leftover: ${REPO} keeps ${kept.length.toLocaleString('en-US')} characters after the plan (now ${monolith.length.toLocaleString('en-US')}), attached to every request on every surface.`);

@@ -18,6 +18,7 @@ import { analyze } from '../../server/src/core/analyze.js';
 import { buildOnboardingPlan } from '../../server/src/core/agents/plan.js';
 import { verifyLossless } from '../../server/src/core/plan.js';
 import { formatOf } from '../../server/src/core/agents/formats.js';
+import { proveAgentsKeepRules } from '../../server/src/core/agents/split.js';
 
 const DIR = process.env.COPILOT_ONBOARDING_AGENT_CASES ? path.resolve(process.env.COPILOT_ONBOARDING_AGENT_CASES) : '';
 const fixtures = DIR && existsSync(DIR) ? readdirSync(DIR).filter((d) => !d.startsWith('.')).sort() : [];
@@ -70,13 +71,16 @@ describe.skipIf(fixtures.length === 0)('real repositories with several agents’
       expect(verifyLossless(plan, sources, outputs)).toEqual({ ok: true, errors: [] });
       expect(plan.lossless.ok).toBe(true);
 
-      // No other agent loses a rule: its files are recorded with their hash and never written.
+      // No other agent loses a rule: its files are recorded with their hash and never written, except a
+      // CLAUDE.md / GEMINI.md whose moved sections it imports back (the per-agent proof).
       const others = snapshot.sources.filter((s) => s.kind === 'other-agent');
+      const moved = new Set((plan.agents?.splits ?? []).filter((x) => x.mode === 'move').map((x) => x.source));
       for (const s of others) {
         expect(plan.sources).toContainEqual({ path: s.path, kind: 'other-agent', size: s.size, sha256: s.sha256 });
-        expect(plan.operations.some((o) => o.path === s.path)).toBe(false);
+        expect(plan.operations.filter((o) => o.path === s.path).map((o) => o.op)).toEqual(moved.has(s.path) ? ['modify'] : []);
       }
-      for (const o of plan.operations) if (o.op !== 'create') expect(['copilot-repo', 'copilot-path']).toContain(formatOf(o.path));
+      expect(proveAgentsKeepRules(plan)).toEqual([]);
+      for (const o of plan.operations) if (o.op !== 'create' && !moved.has(o.path)) expect(['copilot-repo', 'copilot-path']).toContain(formatOf(o.path));
       // Every existing Copilot file is either untouched or covered byte for byte by the proof.
       for (const o of plan.operations.filter((x) => x.op !== 'create')) expect(plan.lossless.coveredSources).toContain(o.path);
 
@@ -84,10 +88,11 @@ describe.skipIf(fixtures.length === 0)('real repositories with several agents’
       for (const c of plan.agents?.conversions ?? []) {
         const out = outputs.get(c.output)!;
         const body = Buffer.from(sources.get(c.source)!).subarray(c.bodyStart, c.bodyEnd);
-        expect(out.subarray(out.length - body.length).equals(body)).toBe(true);
+        const piece = plan.lossless.outputs.find((o) => o.path === c.output)!.pieces.find((p) => p.sourcePath === c.source && p.sourceStart === c.bodyStart)!;
+        expect(out.subarray(piece.outputStart, piece.outputEnd).equals(body)).toBe(true);
       }
       // Every other agent's file is either converted or kept with a reason.
-      const decided = new Set([...(plan.agents?.conversions ?? []).map((c) => c.source), ...(plan.agents?.kept ?? []).map((k) => k.path)]);
+      const decided = new Set([...(plan.agents?.conversions ?? []).map((c) => c.source), ...(plan.agents?.kept ?? []).map((k) => k.path), ...(plan.agents?.splits ?? []).map((x) => x.source)]);
       for (const s of others) expect(decided.has(s.path)).toBe(true);
 
       // Made again from the same files: the same plan.

@@ -43,10 +43,11 @@ describe('formats', () => {
   });
 
   it('Copilot reads AGENTS.md on the cloud agent, VS Code chat and the CLI; CLAUDE.md/GEMINI.md on the cloud agent; no Copilot surface reads Cursor, Windsurf or Cline rules', () => {
-    expect(readByDefault('agents-md').sort()).toEqual(['cli', 'cloud-agent', 'vscode-chat']);
-    expect(readByDefault('agents-md-nested').sort()).toEqual(['cli', 'cloud-agent']);
-    expect(readByDefault('gemini-md')).toEqual(['cloud-agent']);
-    expect(readByDefault('claude-md')).toContain('cloud-agent');
+    // github/docs custom-instructions-support (commit 4d15cab9): code review on github.com reads agent instructions.
+    expect(readByDefault('agents-md').sort()).toEqual(['cli', 'cloud-agent', 'code-review', 'vscode-chat']);
+    expect(readByDefault('agents-md-nested').sort()).toEqual(['cli', 'cloud-agent', 'code-review']);
+    expect(readByDefault('gemini-md').sort()).toEqual(['cli', 'cloud-agent', 'code-review']);
+    expect(readByDefault('claude-md').sort()).toEqual(['cli', 'cloud-agent', 'code-review']);
     for (const f of ['cursor-rule', 'cursorrules', 'windsurf-rule', 'windsurfrules', 'clinerules'] as const) expect(FORMATS[f].readBy).toEqual([]);
     expect(readByDefault('copilot-path')).not.toContain('github-chat');
   });
@@ -109,7 +110,7 @@ describe('duplicates', () => {
     ]);
     const o = duplicates[0]!.occurrences[0]!;
     expect(Buffer.from(a.bytes).subarray(o.start, o.end).toString()).toBe('- Run the tests with `npm test` before every commit.');
-    expect(duplicates[0]!.loadedTwiceBy).toEqual(['cli', 'cloud-agent', 'vscode-chat']);
+    expect(duplicates[0]!.loadedTwiceBy).toEqual(['cli', 'cloud-agent', 'code-review', 'vscode-chat']);
   });
 
   it('does not report a rule repeated inside one source, nor short generic lines', () => {
@@ -129,10 +130,13 @@ describe('duplicates', () => {
     expect(normalizeRule('- **Use** `pnpm`,  not npm.')).toBe('use pnpm , not npm');
   });
 
-  it('two AGENTS.md files are never loaded together (the nearest wins), AGENTS.md and the repository file are', () => {
-    expect(loadedTwiceBy(['AGENTS.md', 'pkg/AGENTS.md'])).toEqual([]);
-    expect(loadedTwiceBy(['AGENTS.md', 'CLAUDE.md'])).toEqual(['cloud-agent']);
+  it('counts only what is attached together: one agent file on github.com, the root and working-folder AGENTS.md in the CLI', () => {
+    // github.com: the nearest AGENTS.md, else CLAUDE.md, else GEMINI.md — never two of them.
+    expect(loadedTwiceBy(['AGENTS.md', 'pkg/AGENTS.md'])).toEqual(['cli']);
+    expect(loadedTwiceBy(['AGENTS.md', 'CLAUDE.md'])).toEqual([]);
+    expect(loadedTwiceBy(['CLAUDE.md', 'GEMINI.md'])).toEqual([]);
     expect(loadedTwiceBy(['.cursor/rules/a.mdc', 'AGENTS.md'])).toEqual([]);
+    expect(loadedTwiceBy(['.github/copilot-instructions.md', 'CLAUDE.md'])).toEqual(['cli', 'cloud-agent', 'code-review']);
   });
 });
 
@@ -162,7 +166,8 @@ describe('inventory', () => {
     const a = analyze(snap([src('AGENTS.md', '# Rules\n\n- Use pnpm for every install in this repo.\n'), src('CLAUDE.md', '- Use pnpm for every install in this repo.\n')]));
     expect(a.agents!.sources.map((s) => s.format)).toEqual(['agents-md', 'claude-md']);
     expect(a.agents!.duplicates).toHaveLength(1);
-    expect(a.agents!.duplicates[0]!.loadedTwiceBy).toEqual(['cloud-agent']);
+    // AGENTS.md wins over CLAUDE.md wherever both would apply: the copy is not attached twice.
+    expect(a.agents!.duplicates[0]!.loadedTwiceBy).toEqual([]);
   });
 });
 

@@ -115,13 +115,15 @@ describe('AGENTS.md, CLAUDE.md', () => {
     expect([...charsPerFile(rules, tree, 'vscode-chat')]).toEqual([50, 50, 50]);
     expect(attachedTo(rules, 'pkg/sub/c.ts', 'cloud-agent').attached[0]!.why).toBe('nearest AGENTS.md (folder pkg)');
   });
-  it('CLAUDE.md counts for the cloud agent only when no AGENTS.md applies', () => {
+  it('CLAUDE.md counts on github.com (cloud agent and code review) only when no AGENTS.md applies', () => {
     const rules = loadRules([
       { path: 'pkg/AGENTS.md', text: x(70) },
       { path: 'CLAUDE.md', text: x(30) },
     ]);
     expect([...charsPerFile(rules, tree, 'cloud-agent')]).toEqual([30, 70, 70]);
-    expect([...charsPerFile(rules, tree, 'code-review')]).toEqual([0, 70, 70]);
+    expect([...charsPerFile(rules, tree, 'code-review')]).toEqual([30, 70, 70]);
+    expect([...charsPerFile(rules, tree, 'vscode-chat')]).toEqual([0, 0, 0]);
+    expect(attachedTo(rules, 'a.ts', 'code-review').attached).toEqual([{ path: 'CLAUDE.md', chars: 30, why: 'root CLAUDE.md, read when no AGENTS.md applies' }]);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { attachedTo, applyOperations, loadFigure, loadRules, SURFACES, type Attached, type InstructionText, type LoadFigure, type Surface } from '../core/loads.js';
 import type { Snapshot } from '../core/types.js';
+import { withDuplicateCost } from '../core/agents/duplicate-cost.js';
 import type { Plan } from '../schemas/plan.js';
 
 const utf8 = new TextDecoder('utf-8');
@@ -14,10 +15,11 @@ export function instructionTexts(snapshot: Snapshot): InstructionText[] {
   return snapshot.sources.map((s) => ({ path: s.path, text: utf8.decode(s.bytes) }));
 }
 
-/** The per-file figure of a plan on a snapshot: before = the files now, after = the plan's operations applied. */
+/** The per-file figure of a plan on a snapshot: before = the files now, after = the plan's operations applied; with what duplicated rules cost on each surface. */
 export function figureFor(snapshot: Snapshot, plan: Pick<Plan, 'operations'>): LoadFigure {
   const before = instructionTexts(snapshot);
-  return loadFigure(snapshot.files, before, applyOperations(before, plan.operations));
+  const after = applyOperations(before, plan.operations);
+  return withDuplicateCost(loadFigure(snapshot.files, before, after), snapshot.files, before, after);
 }
 
 export interface SurfaceExplanation {

@@ -5,14 +5,14 @@ import { promises as fsp } from 'node:fs';
 import { buildOnboardingPlan } from '../core/agents/plan.js';
 import type { Analysis, Snapshot } from '../core/types.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import type { Override, Plan } from '../schemas/plan.js';
+import type { AnyOverride, Plan } from '../schemas/plan.js';
 import { snapshotAndAnalyze } from './analyze.js';
 import { RealInsideGuard, resolveInside } from '../io/workspace.js';
 import { savePlan } from '../io/plans.js';
 import { VERSION } from '../runtime/version.js';
 import { updateState } from '../io/state.js';
 
-export async function propose(root: string, overrides: Override[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis; snapshot: Snapshot }> {
+export async function propose(root: string, overrides: readonly AnyOverride[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis; snapshot: Snapshot }> {
   const { snapshot, analysis } = await snapshotAndAnalyze(root);
   if (!snapshot.sources.some((s) => s.kind === 'copilot-repo') && !snapshot.sources.some((s) => s.kind === 'copilot-path')) {
     const refused = snapshot.refused.find((r) => r.kind === 'copilot-repo');

@@ -105,9 +105,9 @@ function agentFacts(b: Bounded, inv: NonNullable<Analysis['agents']>) {
     })),
     agentPlan: b.list('agentPlan', agentOutlook(inv), (o) => ({
       path: clip(o.path),
-      action: o.convert ? ('convert' as const) : ('keep' as const),
+      action: o.convert ? (o.convert.repoWide ? ('append' as const) : ('convert' as const)) : o.split ? ('split' as const) : ('keep' as const),
       applyTo: o.convert ? clipOrNull(o.convert.applyTo) : null,
-      reason: clip(o.convert ? o.convert.why : o.keep!, 600),
+      reason: clip(o.convert ? o.convert.why : o.split ? o.split.why : o.keep!, 600),
     })),
     duplicates: b.list('duplicates', inv.duplicates, (d) => ({
       kind: d.kind,
@@ -131,12 +131,20 @@ function agentLines(f: AnalysisFacts): string[] {
     }
   }
   if (f.agentPlan.length) {
-    lines.push("What propose does with other agents' files (they stay as they are either way):");
+    lines.push("What propose does with other agents' files (each stays as it is unless it is split, and then its agent imports what moved):");
     for (const o of f.agentPlan.slice(0, MAX_TEXT_ITEMS)) {
-      lines.push(o.action === 'convert' ? `  convert ${t(o.path)} into a Copilot file${o.applyTo ? ` with applyTo "${t(o.applyTo)}"` : ' picked by its description'}: ${t(o.reason)}` : `  keep ${t(o.path)}: ${t(o.reason)}`);
+      lines.push(
+        o.action === 'convert'
+          ? `  convert ${t(o.path)} into a Copilot file${o.applyTo ? ` with applyTo "${t(o.applyTo)}"` : ' picked by its description'}: ${t(o.reason)}`
+          : o.action === 'append'
+            ? `  append ${t(o.path)} to .github/copilot-instructions.md: ${t(o.reason)}`
+            : o.action === 'split'
+              ? `  split ${t(o.path)}: ${t(o.reason)}`
+              : `  keep ${t(o.path)}: ${t(o.reason)}`,
+      );
     }
     const copilot = f.inventory.some((e) => e.format === 'copilot-repo' || e.format === 'copilot-path');
-    if (!copilot && !f.agentPlan.some((o) => o.action === 'convert')) lines.push('Nothing needs to move: there is no Copilot instruction file to split, and each file above is kept for the reason given.');
+    if (!copilot && !f.agentPlan.some((o) => o.action !== 'keep')) lines.push('Nothing needs to move: there is no Copilot instruction file to split, and each file above is kept for the reason given.');
   }
   if (f.duplicates.length) {
     const total = f.truncated?.counts.duplicates ?? f.duplicates.length;
@@ -189,6 +197,7 @@ function loadsFacts(f: LoadFigure, b: Bounded, budget: number | undefined) {
       before: s.before,
       after: s.after,
       folders: b.list(`loads.${s.surface}.folders`, s.folders, (g) => ({ ...g, folder: clip(g.folder) })),
+      duplicated: s.duplicated ?? null,
     })),
     budget: { chars: budget ?? null, warnings: budgetWarnings(f, budget) },
   };
@@ -234,6 +243,7 @@ export function planFacts(plan: Plan, planFile: string, figure: LoadFigure | nul
       ? {
           conversions: b.list('conversions', plan.agents.conversions, (c) => ({ source: clip(c.source), output: clip(c.output), applyTo: clipOrNull(c.applyTo), why: clip(c.why, 600) })),
           kept: b.list('kept', plan.agents.kept, (k) => ({ path: clip(k.path), reason: clip(k.reason, 600) })),
+          splits: (plan.agents.splits ?? []).map((s) => ({ source: clip(s.source), mode: s.mode, outputs: s.outputs.slice(0, 50).map((o) => ({ path: clip(o.path), applyTo: clipOrNull(o.applyTo) })), pointers: s.pointers.slice(0, 50).map((x) => clip(x)) })),
           duplicates: plan.agents.duplicates,
           nothingToMove: clipOrNull(plan.agents.nothingToMove, 2000),
         }
@@ -256,6 +266,15 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   if (f.agents?.conversions.length) {
     lines.push('', "Other agents' rules copied into Copilot files (each original stays as it is):");
     for (const c of f.agents.conversions.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${t(c.source)} -> ${t(c.output)}${c.applyTo ? ` (applyTo "${t(c.applyTo)}")` : ' (by description)'}: ${t(c.why)}`);
+  }
+  for (const sp of f.agents?.splits ?? []) {
+    lines.push(
+      '',
+      sp.mode === 'move'
+        ? `${t(sp.source)} is split like Copilot's own file: its path-specific sections move into scoped files, and it imports each one (${sp.pointers.map((x) => t(x)).join(', ')}) so its agent still reads them:`
+        : `${t(sp.source)} is read by no Copilot surface: its path-specific sections are copied into scoped files, and it stays as it is:`,
+    );
+    for (const o of sp.outputs) lines.push(`  -> ${t(o.path)}${o.applyTo ? ` (applyTo "${t(o.applyTo)}")` : ''}`);
   }
   if (f.agents?.kept.length && !f.agents.nothingToMove) {
     lines.push('', "Other agents' files kept as they are:");

@@ -257,7 +257,7 @@ export function analyze(snapshot: Snapshot): Analysis {
 
   const otherAgentFiles = [...otherSources.map((s) => s.path), ...snapshot.refused.filter((r) => r.kind === 'other-agent').map((r) => r.path)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (otherAgentFiles.length) {
-    const message = `Other agents' instruction files found: ${otherAgentFiles.join(', ')} (the inventory says who reads each; propose copies what maps exactly into Copilot files and keeps every original).`;
+    const message = `Other agents' instruction files found: ${otherAgentFiles.join(', ')} (the inventory says who reads each; propose copies what maps exactly into Copilot files, and moves path-specific parts of an always-on CLAUDE.md or GEMINI.md only with an import back, so no agent loses a rule).`;
     problems.push({ code: 'OTHER_AGENT_FILES', severity: 'info', message, path: otherAgentFiles[0]!, lines: [] });
   }
 

@@ -99,6 +99,8 @@ function fileItems(plan: Plan): string[] {
     .sort((a, b) => rank[a.op] - rank[b.op])
     .map((o) => {
       const p = code(o.path, PATH_MAX);
+      const moved = plan.agents?.splits?.find((x) => x.mode === 'move' && x.source === o.path);
+      if (moved) return `- Modify ${p} (${fmt(before.get(o.path) ?? 0)} → ${fmt(o.size)} bytes): its ${fmt(moved.outputs.length)} path-specific part(s) move to the files below, and it imports each (${moved.pointers.slice(0, 3).map((x) => code(x, PATH_MAX)).join(', ')}${moved.pointers.length > 3 ? ` and ${fmt(moved.pointers.length - 3)} more` : ''}) so its agent still reads them.`;
       if (o.op === 'modify') return `- Modify ${p} (${fmt(before.get(o.path) ?? 0)} → ${fmt(o.size)} bytes)${titles(held.get(o.path), 'keeping sections')}.`;
       if (o.op === 'delete') return `- Delete ${p}.`;
       const glob = applyTo.get(o.path);

@@ -12,9 +12,9 @@
  *   never matches a glob starting with `/` (it matches against the absolute path).
  * - `AGENTS.md`: the nearest one up the folder chain (code review, cloud agent); VS Code chat
  *   reads the root one only (nested ones are behind an experimental setting, off by default).
- * - `CLAUDE.md`, then `GEMINI.md`, at the root: the cloud agent reads one of them when no
- *   `AGENTS.md` applies. Code review (unverified in GitHub's docs) and VS Code (behind a setting)
- *   are not counted.
+ * - `CLAUDE.md`, then `GEMINI.md`, at the root: github.com (code review, cloud agent) reads one
+ *   of them when no `AGENTS.md` applies (github/docs custom-instructions-support lists agent
+ *   instructions for both). VS Code (behind a setting) does not count it.
  *
  * Each glob is compiled once per matching style and tested once against each tree file, so the
  * figure costs at most 2 × (distinct globs × files) regular-expression tests and a pass per
@@ -173,7 +173,7 @@ export function attachedTo(rules: readonly LoadRule[], file: string, surface: Su
   }
   const agents = surface === 'vscode-chat' ? rules.find((r) => r.kind === 'agents' && r.dir === '') ?? null : nearestAgents(rules, file);
   if (agents) attached.push({ path: agents.path, chars: agents.chars, why: surface === 'vscode-chat' ? 'root AGENTS.md, always on (chat.useAgentsMdFile)' : agents.dir ? `nearest AGENTS.md (folder ${agents.dir})` : 'nearest AGENTS.md (the root one)' });
-  else if (surface === 'cloud-agent') {
+  else if (surface !== 'vscode-chat') {
     const alt = rules.find((r) => r.kind === 'claude') ?? rules.find((r) => r.kind === 'gemini');
     if (alt) attached.push({ path: alt.path, chars: alt.chars, why: `root ${alt.path}, read when no AGENTS.md applies` });
   }
@@ -220,7 +220,7 @@ export function charsPerFile(rules: readonly LoadRule[], files: readonly string[
     }
   }
   const agents = rules.filter((r) => r.kind === 'agents');
-  const alt = surface === 'cloud-agent' ? rules.find((r) => r.kind === 'claude') ?? rules.find((r) => r.kind === 'gemini') : undefined;
+  const alt = surface !== 'vscode-chat' ? rules.find((r) => r.kind === 'claude') ?? rules.find((r) => r.kind === 'gemini') : undefined;
   if (agents.length || alt) {
     const rootAgents = agents.find((r) => r.dir === '');
     for (let i = 0; i < files.length; i++) {
@@ -230,6 +230,30 @@ export function charsPerFile(rules: readonly LoadRule[], files: readonly string[
     }
   }
   return total;
+}
+
+/** For each of `files`, 1 where `surface` attaches the instruction file at `path` (the same choice as charsPerFile). */
+export function attachedMask(rules: readonly LoadRule[], path: string, files: readonly string[], surface: Surface, hits = new GlobHits(files)): Uint8Array {
+  const mask = new Uint8Array(files.length);
+  const r = rules.find((x) => x.path === path);
+  if (!r) return mask;
+  if (r.kind === 'repo-wide') return mask.fill(1);
+  if (r.kind === 'scoped') {
+    if (r.excludedOn.includes(surface)) return mask;
+    for (const g of r.globs) {
+      const set = hits.of(g, surface);
+      for (let i = 0; i < files.length; i++) if (set[i]) mask[i] = 1;
+    }
+    return mask;
+  }
+  const agents = rules.filter((x) => x.kind === 'agents');
+  const rootAgents = agents.find((x) => x.dir === '');
+  const alt = surface !== 'vscode-chat' ? rules.find((x) => x.kind === 'claude') ?? rules.find((x) => x.kind === 'gemini') : undefined;
+  for (let i = 0; i < files.length; i++) {
+    const chosen = (surface === 'vscode-chat' ? rootAgents : nearestAgents(agents, files[i]!)) ?? alt;
+    if (chosen === r) mask[i] = 1;
+  }
+  return mask;
 }
 
 export interface Stats {
@@ -264,6 +288,12 @@ export interface SurfaceFigure {
   before: Stats;
   after: Stats;
   folders: FolderFigure[];
+  /**
+   * Of those characters, the ones that are a second (third, …) copy of a rule: the same rule in
+   * two instruction files this surface attaches together (core/agents/duplicate-cost.ts). Absent
+   * when not measured.
+   */
+  duplicated?: { before: Stats; after: Stats };
 }
 
 export interface LoadFigure {
@@ -319,9 +349,16 @@ export function figureLine(f: LoadFigure): string {
   const s = f.surfaces.find((x) => x.surface === f.headline)!;
   if (!f.files) return 'Copilot attaches instruction characters per file in play; this tree has no file to measure.';
   if (s.before.mean === s.after.mean && s.before.max === s.after.max) {
-    return `Copilot attaches on average ${kChars(s.after.mean)} instruction characters per file; at most ${kChars(s.after.max)} (the plan does not change it).`;
+    return `Copilot attaches on average ${kChars(s.after.mean)} instruction characters per file; at most ${kChars(s.after.max)} (the plan does not change it).${duplicateNote(s)}`;
   }
-  return `Copilot attaches on average ${kChars(s.after.mean)} instruction characters per file instead of ${kChars(s.before.mean)}; at most ${kChars(s.after.max)}.`;
+  return `Copilot attaches on average ${kChars(s.after.mean)} instruction characters per file instead of ${kChars(s.before.mean)}; at most ${kChars(s.after.max)}.${duplicateNote(s)}`;
+}
+
+/** " Of these, …" when some rules are attached twice (the same text in two files attached together), before or after. */
+function duplicateNote(s: SurfaceFigure): string {
+  const d = s.duplicated;
+  if (!d || (d.before.max === 0 && d.after.max === 0)) return '';
+  return ` Rules attached twice (the same text in two instruction files) account for ${kChars(d.after.mean)} of those characters on average, instead of ${kChars(d.before.mean)}.`;
 }
 
 /** A warning when a configured budget of characters per file is passed (there is no fixed limit). */

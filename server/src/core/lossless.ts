@@ -6,6 +6,7 @@
  */
 import type { PlanBody, Piece } from '../schemas/plan.js';
 import { sha256Hex } from './canonical.js';
+import { checkPointers } from './agents/pointers.js';
 
 export function asBuffer(u: Uint8Array): Buffer {
   return Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength);
@@ -125,5 +126,7 @@ export function checkLossless(
     if (pos < srcBytes.length) err(`${path}: bytes [${pos}, ${srcBytes.length}) are in no output`);
     if (pos > srcBytes.length) err(`${path}: pieces reach past the end of the file (${pos} > ${srcBytes.length})`);
   }
+  // A file pointed to AGENTS.md by a person's choice: each byte kept or a named copy of AGENTS.md (core/agents/pointers.ts).
+  if (plan.agents?.pointers?.length) for (const e of checkPointers(plan, sources, outputs)) err(e);
   return { ok: errors.length === 0, errors };
 }

@@ -24,3 +24,14 @@ export const OverrideSchema = z
   })
   .strict();
 export type Override = z.infer<typeof OverrideSchema>;
+
+/** One source of truth (issue 21): the file's copies of AGENTS.md's rules are replaced by its import of AGENTS.md (core/agents/pointers.ts). */
+export const PointerOverrideSchema = z
+  .object({
+    file: z.enum(['CLAUDE.md', 'GEMINI.md']),
+    pointer: z.literal('@AGENTS.md'),
+  })
+  .strict();
+export type PointerOverride = z.infer<typeof PointerOverrideSchema>;
+export const AnyOverrideSchema = z.union([OverrideSchema, PointerOverrideSchema]);
+export type AnyOverride = z.infer<typeof AnyOverrideSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OverrideSchema } from './override.js';
+import { AnyOverrideSchema } from './override.js';
 
 /** One byte range of a source placed in an output: source[sourceStart, sourceEnd) == output[outputStart, outputEnd). */
 export const PieceSchema = z.object({
@@ -15,7 +15,7 @@ export type Piece = z.infer<typeof PieceSchema>;
 export const GeneratedSpanSchema = z.object({
   outputStart: z.number().int().nonnegative(),
   outputEnd: z.number().int().nonnegative(),
-  what: z.enum(['front-matter', 'generated-heading', 'separator']),
+  what: z.enum(['front-matter', 'generated-heading', 'separator', 'pointer']),
 });
 
 export const OperationSchema = z.object({
@@ -60,7 +60,16 @@ export const ProblemSchema = z.object({
 });
 
 // A plan's overrides live in schemas/override.ts: onboarding_propose's input schema needs only them.
-export { EXCLUDE_AGENTS, OverrideSchema, type ExcludeAgent, type Override } from './override.js';
+export {
+  AnyOverrideSchema,
+  EXCLUDE_AGENTS,
+  OverrideSchema,
+  PointerOverrideSchema,
+  type AnyOverride,
+  type ExcludeAgent,
+  type Override,
+  type PointerOverride,
+} from './override.js';
 
 export const PlanBodySchema = z.object({
   format: z.literal('copilot-onboarding/plan@1'),
@@ -73,7 +82,7 @@ export const PlanBodySchema = z.object({
   problems: z.array(ProblemSchema),
   risk: z.enum(['low', 'medium', 'high']),
   riskReasons: z.array(z.string()),
-  overrides: z.array(OverrideSchema),
+  overrides: z.array(AnyOverrideSchema),
   /** The repository-wide file's size after the split (characters, attached to every request), and candidate scopes for large sections kept there. */
   leftover: z
     .object({
@@ -106,6 +115,33 @@ export const PlanBodySchema = z.object({
         }),
       ),
       kept: z.array(z.object({ path: z.string(), format: z.string(), reason: z.string() })),
+      /**
+       * Headed content split with the same engine as Copilot's file (core/agents/split.ts): `move`
+       * takes path-specific sections out of an always-on CLAUDE.md / GEMINI.md into scoped files and
+       * leaves the agent's import (`pointers`) in their place; `copy` copies them from a file no
+       * Copilot surface reads, which stays as it is.
+       */
+      splits: z
+        .array(
+          z.object({
+            source: z.string(),
+            format: z.string(),
+            mode: z.enum(['move', 'copy']),
+            outputs: z.array(z.object({ path: z.string(), applyTo: z.string().nullable(), sections: z.array(z.string()) })),
+            pointers: z.array(z.string()),
+          }),
+        )
+        .optional(),
+      /** Files whose copies of AGENTS.md's rules were replaced by an import of AGENTS.md, by a person's choice: each copy with the AGENTS.md range it equals. */
+      pointers: z
+        .array(
+          z.object({
+            file: z.string(),
+            pointer: z.string(),
+            copies: z.array(z.object({ start: z.number().int().nonnegative(), end: z.number().int().nonnegative(), sameAs: z.object({ path: z.string(), start: z.number().int().nonnegative(), end: z.number().int().nonnegative() }) })),
+          }),
+        )
+        .optional(),
       duplicates: z.object({ exact: z.number().int().nonnegative(), near: z.number().int().nonnegative(), loadedTwice: z.number().int().nonnegative() }),
       /** Set when the plan changes nothing: why nothing needs to move. */
       nothingToMove: z.string().nullable(),

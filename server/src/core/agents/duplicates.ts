@@ -7,7 +7,7 @@
  * copies into the same request (what the duplicate costs). Pure.
  */
 import type { SourceFile } from '../types.js';
-import { type AgentFormat, type Surface, formatOf, readByDefault } from './formats.js';
+import { type Surface, agentSlot, formatOf, readByDefault } from './formats.js';
 
 export const NEAR_SIMILARITY = 0.8;
 /** A block shorter than this (normalised characters or words) is too generic to count as a rule. */
@@ -163,21 +163,19 @@ function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return inter / (a.size + b.size - inter);
 }
 
-/** Surfaces that, as shipped, load two of these paths into one request (two AGENTS.md files never: the nearest wins). */
+/** Surfaces that, as shipped, load two of these paths into one request (two files in one agent slot never: only one of them is attached, see agentSlot). */
 export function loadedTwiceBy(paths: readonly string[]): Surface[] {
-  const formats = [...new Set(paths)].map((p) => formatOf(p)).filter((f): f is AgentFormat => f !== null);
-  const count = new Map<Surface, number>();
-  const agentsCounted = new Set<Surface>();
-  for (const f of formats) {
+  const slots = new Map<Surface, Set<string>>();
+  for (const p of new Set(paths)) {
+    const f = formatOf(p);
+    if (!f) continue;
     for (const s of readByDefault(f)) {
-      if (f === 'agents-md' || f === 'agents-md-nested') {
-        if (agentsCounted.has(s)) continue;
-        agentsCounted.add(s);
-      }
-      count.set(s, (count.get(s) ?? 0) + 1);
+      const set = slots.get(s) ?? new Set<string>();
+      set.add(agentSlot(f, s) ?? `file:${p}`);
+      slots.set(s, set);
     }
   }
-  return [...count].filter(([, n]) => n >= 2).map(([s]) => s).sort();
+  return [...slots].filter(([, n]) => n.size >= 2).map(([s]) => s).sort();
 }
 
 export interface BodySource {

@@ -58,6 +58,9 @@ export interface FormatInfo {
 const ALL: Surface[] = Object.keys(SURFACES) as Surface[];
 const PATH_SPECIFIC: Surface[] = ['cloud-agent', 'code-review', 'vscode-chat', 'vs-chat', 'jetbrains-chat', 'jetbrains-review', 'xcode-chat', 'xcode-review', 'cli'];
 const on = (surfaces: Surface[]): SurfaceRead[] => surfaces.map((surface) => ({ surface }));
+const NEAREST = 'the nearest AGENTS.md in the tree wins';
+const INSTEAD = 'when no AGENTS.md applies';
+const INSTEAD_GEMINI = 'when no AGENTS.md applies and there is no CLAUDE.md';
 
 export const FORMATS: Record<AgentFormat, FormatInfo> = {
   'copilot-repo': { format: 'copilot-repo', agent: 'Copilot', label: 'Copilot repository-wide instructions', readBy: on(ALL) },
@@ -66,15 +69,16 @@ export const FORMATS: Record<AgentFormat, FormatInfo> = {
     format: 'agents-md',
     agent: 'AGENTS.md agents',
     label: 'AGENTS.md (root)',
-    readBy: [{ surface: 'cloud-agent' }, { surface: 'vscode-chat', when: 'setting chat.useAgentsMdFile, on by default' }, { surface: 'cli' }],
+    readBy: [{ surface: 'cloud-agent' }, { surface: 'code-review' }, { surface: 'vscode-chat', when: 'setting chat.useAgentsMdFile, on by default' }, { surface: 'cli' }],
   },
   'agents-md-nested': {
     format: 'agents-md-nested',
     agent: 'AGENTS.md agents',
     label: 'AGENTS.md (nested)',
     readBy: [
-      { surface: 'cloud-agent', when: 'the nearest AGENTS.md in the tree wins' },
-      { surface: 'cli', when: 'the nearest AGENTS.md in the tree wins' },
+      { surface: 'cloud-agent', when: NEAREST },
+      { surface: 'code-review', when: NEAREST },
+      { surface: 'cli', when: 'the one in the current working directory, as additional instructions next to the root one' },
       { surface: 'vscode-chat', when: 'experimental setting chat.useNestedAgentsMdFiles, off by default', off: true },
     ],
   },
@@ -82,10 +86,20 @@ export const FORMATS: Record<AgentFormat, FormatInfo> = {
     format: 'claude-md',
     agent: 'Claude Code',
     label: 'CLAUDE.md (root)',
-    readBy: [{ surface: 'cloud-agent' }, { surface: 'vscode-chat', when: 'setting chat.useClaudeMdFile; sources differ on its default, so it is counted as off', off: true }],
+    readBy: [
+      { surface: 'cloud-agent', when: INSTEAD },
+      { surface: 'code-review', when: INSTEAD },
+      { surface: 'cli', when: INSTEAD },
+      { surface: 'vscode-chat', when: 'setting chat.useClaudeMdFile; sources differ on its default, so it is counted as off', off: true },
+    ],
   },
   'claude-md-nested': { format: 'claude-md-nested', agent: 'Claude Code', label: 'CLAUDE.md (folder or .claude/)', readBy: [] },
-  'gemini-md': { format: 'gemini-md', agent: 'Gemini CLI', label: 'GEMINI.md (root)', readBy: [{ surface: 'cloud-agent' }] },
+  'gemini-md': {
+    format: 'gemini-md',
+    agent: 'Gemini CLI',
+    label: 'GEMINI.md (root)',
+    readBy: [{ surface: 'cloud-agent', when: INSTEAD_GEMINI }, { surface: 'code-review', when: INSTEAD_GEMINI }, { surface: 'cli', when: INSTEAD_GEMINI }],
+  },
   'gemini-md-nested': { format: 'gemini-md-nested', agent: 'Gemini CLI', label: 'GEMINI.md (nested)', readBy: [] },
   'cursor-rule': { format: 'cursor-rule', agent: 'Cursor', label: 'Cursor rule (.mdc)', readBy: [] },
   cursorrules: { format: 'cursorrules', agent: 'Cursor', label: 'Cursor legacy rules (.cursorrules)', readBy: [] },
@@ -124,4 +138,22 @@ export function folderOf(p: string): string {
 /** The surfaces that read a format as shipped (settings at their defaults). */
 export function readByDefault(format: AgentFormat): Surface[] {
   return FORMATS[format].readBy.filter((r) => !r.off).map((r) => r.surface);
+}
+
+/**
+ * Which "slot" of a request a format fills on a surface: two files in the same slot are never
+ * attached together, so a rule they share is not loaded twice. github.com (cloud agent, code
+ * review) attaches one agent file: the nearest AGENTS.md, else the root CLAUDE.md, else the root
+ * GEMINI.md (github/docs add-repository-instructions: "the nearest AGENTS.md … will take
+ * precedence"; "alternatively … a single CLAUDE.md or GEMINI.md file stored in the root"). The
+ * CLI reads the root AGENTS.md (or, instead, CLAUDE.md / GEMINI.md) and, as additional
+ * instructions, the AGENTS.md of the working directory (github/docs copilot-cli
+ * add-custom-instructions). VS Code reads the root AGENTS.md. null: the file is its own slot.
+ */
+export function agentSlot(format: AgentFormat, surface: Surface): string | null {
+  const agentFile = format === 'agents-md' || format === 'agents-md-nested' || format === 'claude-md' || format === 'gemini-md';
+  if (!agentFile) return null;
+  if (surface === 'cloud-agent' || surface === 'code-review') return 'agent';
+  if (surface === 'cli') return format === 'agents-md-nested' ? 'agent-cwd' : 'agent-root';
+  return format;
 }

@@ -1,11 +1,12 @@
 /**
  * What happens to each other agent's file (issue 21): converted into a Copilot file (to what,
- * and why) or kept as it is (why). core/agents/plan.ts applies these decisions in the plan;
+ * and why), appended to the repository-wide file (always-on rules), split like Copilot's own file
+ * (core/agents/split.ts), or kept as it is (why). core/agents/plan.ts applies these decisions in the plan;
  * analyze shows them (agentOutlook) without loading the planner, so the `analyze` command starts
  * without the plan code and its schemas.
  */
 import type { PlanBody } from '../../schemas/plan.js';
-import { joinApplyTo } from '../copilot-format.js';
+import { joinApplyTo, REPO_WIDE_PATH } from '../copilot-format.js';
 import { slugify } from '../slug.js';
 import { type AgentInventory, type InventoryEntry, surfaceList } from './inventory.js';
 import { FORMATS, folderOf } from './formats.js';
@@ -13,11 +14,11 @@ import { FORMATS, folderOf } from './formats.js';
 type Conversion = NonNullable<PlanBody['agents']>['conversions'][number];
 
 /** What a rule converts to, or why it stays as it is. */
-export type Decision = { convert: Omit<Conversion, 'output' | 'bodyStart' | 'bodyEnd'> & { slugBase: string } } | { keep: string };
+export type Decision = { convert: Omit<Conversion, 'output' | 'bodyStart' | 'bodyEnd'> & { slugBase: string; repoWide?: true } } | { keep: string };
 
 const GLOB_CHARS = /[*?[\]{},!]/;
 
-export function decide(e: InventoryEntry): Decision {
+export function decide(e: InventoryEntry, repoWideOk = true): Decision {
   if (e.linkTo !== null) return { keep: `it is a symlink to ${e.linkTo}, so it always reads what that file holds` };
   const empty = e.bodyStart >= e.size;
   if (e.format === 'cursor-rule' || e.format === 'windsurf-rule') {
@@ -34,7 +35,10 @@ export function decide(e: InventoryEntry): Decision {
       return { convert: { ...base, applyTo: joinApplyTo(rule.globs), description: rule.description, why: `${agent} applies it to files matching its globs; applyTo does the same for Copilot` } };
     }
     if (rule.activation === 'always') {
-      return { convert: { ...base, applyTo: '**', description: rule.description, why: `${agent} applies it always; applyTo "**" applies it to every file` } };
+      if (!repoWideOk) return { convert: { ...base, applyTo: '**', description: rule.description, why: `${agent} applies it always; ${REPO_WIDE_PATH} cannot take it (it is not a regular readable file here), so applyTo "**" applies it to every file` } };
+      return {
+        convert: { ...base, applyTo: null, description: rule.description, repoWide: true, why: `${agent} applies it always; the repository-wide ${REPO_WIDE_PATH} is attached to every request on every Copilot surface, so its text is appended there (an applyTo "**" file would reach only the surfaces that read path-specific files)` },
+      };
     }
     if (rule.activation === 'description') {
       if (!rule.description) return { keep: 'the agent picks it by description, but it has none' };
@@ -54,20 +58,53 @@ export function decide(e: InventoryEntry): Decision {
         description: `Instructions for ${folder}/, from ${e.path}`,
         excludeAgent: 'coding-agent',
         slugBase: slugify(`agents-${folder.replace(/\//g, '-')}`),
-        why: `nested AGENTS.md files are read by ${surfaceList(FORMATS['agents-md-nested'].readBy.filter((r) => !r.off))}, not by code review, Visual Studio, JetBrains, Xcode or VS Code at its default settings; this scoped file reaches those, and excludes the cloud agent, which reads the AGENTS.md itself`,
+        why: `nested AGENTS.md files are read by ${surfaceList(FORMATS['agents-md-nested'].readBy.filter((r) => !r.off))}, not by Visual Studio, JetBrains, Xcode or VS Code at its default settings; this scoped file reaches those. excludeAgent names one agent: the copy excludes the cloud agent, and code review attaches both the AGENTS.md and the copy (the per-file figure counts it twice)`,
       },
     };
   }
   if (FORMATS[e.format].readBy.some((r) => !r.off)) return { keep: `it is read as it is by ${surfaceList(FORMATS[e.format].readBy.filter((r) => !r.off))}` };
-  return { keep: `no Copilot surface reads it; ${FORMATS[e.format].agent} keeps reading it as it is (splitting its headed content into Copilot files is not built yet)` };
+  return { keep: `no Copilot surface reads it; ${FORMATS[e.format].agent} keeps reading it as it is` };
 }
 
-/** For each other agent's source, in inventory order: converted (to what) or kept (why). analyze shows it; the plan applies it. */
-export function agentOutlook(inv: AgentInventory): Array<{ path: string; convert: { applyTo: string | null; description: string | null; why: string } | null; keep: string | null }> {
+/** What splitting a source's headed content does, for a person (analyze; propose says what it found). */
+export function splitWhy(mode: 'move' | 'copy', path: string): string {
+  return mode === 'move'
+    ? `Copilot attaches it as always-on; its sections with a confident path-specific scope (the same engine and evidence as for Copilot's own file) move into scoped files, and ${path} imports each one (@./.github/instructions/<name>.instructions.md) so its agent still reads them`
+    : `no Copilot surface reads it; its sections with a confident path-specific scope are copied into scoped files, and ${path} stays as it is`;
+}
+
+/** For each other agent's source, in inventory order: converted (to what), split (how) or kept (why). analyze shows it; the plan applies it. */
+export function agentOutlook(inv: AgentInventory): Array<{ path: string; convert: { applyTo: string | null; description: string | null; why: string; repoWide: boolean } | null; split: { mode: 'move' | 'copy'; why: string } | null; keep: string | null }> {
   return inv.sources
     .filter((e) => e.format !== 'copilot-repo' && e.format !== 'copilot-path')
     .map((e) => {
-      const d = decide(e);
-      return 'keep' in d ? { path: e.path, convert: null, keep: d.keep } : { path: e.path, convert: { applyTo: d.convert.applyTo, description: d.convert.description, why: d.convert.why }, keep: null };
+      const how = splitMode(e, inv);
+      if (how && 'keep' in how) return { path: e.path, convert: null, split: null, keep: how.keep };
+      if (how) return { path: e.path, convert: null, split: { mode: how.mode, why: splitWhy(how.mode, e.path) }, keep: null };
+      const d = decide(e, repoWideUsable(inv));
+      return 'keep' in d ? { path: e.path, convert: null, split: null, keep: d.keep } : { path: e.path, convert: { applyTo: d.convert.applyTo, description: d.convert.description, why: d.convert.why, repoWide: d.convert.repoWide === true }, split: null, keep: null };
     });
+}
+
+/** Whether a source's headed content is split (move or copy), or why not; null when the format is not one split here (core/agents/split.ts does the split). */
+export function splitMode(e: InventoryEntry, inv: AgentInventory): { mode: 'move' | 'copy' } | { keep: string } | null {
+  if (e.linkTo !== null) return null;
+  const has = (f: string) => inv.sources.some((s) => s.format === f);
+  const link = inv.sources.find((s) => s.linkTo === e.path);
+  if (link && (e.format === 'claude-md' || e.format === 'gemini-md')) return { keep: `${link.path} is a symlink to it: the agents reading ${link.path} would lose what moved out, so it is kept as it is` };
+  if (e.format === 'claude-md' && e.path === 'CLAUDE.md') {
+    if (has('agents-md')) return { keep: 'Copilot attaches the root AGENTS.md instead of it (github.com reads one agent file: the nearest AGENTS.md, else CLAUDE.md), so none of it is always on for Copilot; Claude Code keeps reading it as it is' };
+    return { mode: 'move' };
+  }
+  if (e.format === 'gemini-md') {
+    if (has('agents-md') || has('claude-md')) return { keep: 'Copilot attaches the root AGENTS.md or CLAUDE.md instead of it, so none of it is always on for Copilot; Gemini CLI keeps reading it as it is' };
+    return { mode: 'move' };
+  }
+  if (e.format === 'cursorrules' || e.format === 'clinerules') return { mode: 'copy' };
+  return null;
+}
+
+/** Whether always-on rules can go into the repository-wide file: it is readable as a source, or absent. */
+export function repoWideUsable(inv: AgentInventory): boolean {
+  return !inv.refused.some((r) => r.path === REPO_WIDE_PATH);
 }

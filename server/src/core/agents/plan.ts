@@ -2,7 +2,8 @@
  * Other agents' files in the plan (issue 21). buildOnboardingPlan = core/plan.ts buildPlan for
  * Copilot's own files, then:
  * - what maps exactly is converted into a new `.github/instructions/*.instructions.md`: a Cursor
- *   or Windsurf rule with globs gets that applyTo; an always-on rule gets `applyTo: "**"`; a rule
+ *   or Windsurf rule with globs gets that applyTo; an always-on rule is appended to the
+ *   repository-wide file (core/agents/always-on.ts); a rule
  *   the agent picks by description gets that description and no applyTo; a nested AGENTS.md gets
  *   `applyTo: "<folder>/**"` for the surfaces that do not read nested AGENTS.md files (it
  *   excludes the cloud agent, which does). The rule text is copied byte for byte (a piece of the
@@ -14,16 +15,19 @@
  * anything is written). A workspace without other agents' files gets buildPlan's plan unchanged.
  */
 import type { Snapshot, SourceFile } from '../types.js';
-import type { Operation, Plan, PlanBody } from '../../schemas/plan.js';
+import type { AnyOverride, Operation, Override, Plan, PlanBody, PlanSection, PointerOverride } from '../../schemas/plan.js';
+import { type PointerRecord, checkPointers, pointerPlan } from './pointers.js';
 import { type BuildPlanInput, buildPlan, dominantEol, planHash } from '../plan.js';
 import { checkLossless } from '../lossless.js';
 import { sha256Hex } from '../canonical.js';
-import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, instructionPath, renderDescriptionFrontMatter, renderFrontMatter } from '../copilot-format.js';
+import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, instructionPath, renderDescriptionFrontMatter, renderFrontMatter, REPO_WIDE_PATH } from '../copilot-format.js';
+import { type AlwaysOnRule, appendAlwaysOn } from './always-on.js';
 import { slugAllocator } from '../slug.js';
 import { type AgentInventory, agentInventory } from './inventory.js';
 import { FORMATS, formatOf } from './formats.js';
-import { decide } from './outlook.js';
+import { decide, repoWideUsable, splitMode } from './outlook.js';
 import { ErrorCode, OnboardingError } from '../errors.js';
+import { proveAgentsKeepRules, splitSource, type Split } from './split.js';
 
 type Agents = NonNullable<PlanBody['agents']>;
 type Conversion = Agents['conversions'][number];
@@ -56,7 +60,20 @@ function nothingToMove(inv: AgentInventory, kept: Agents['kept'], base: Plan): s
 }
 
 /** The conversions, the files kept as they are, and why nothing moves when nothing does. */
-export function planAgents(snapshot: Snapshot, inv: AgentInventory, base: Plan): { agents: Agents; operations: Operation[]; outputs: PlanBody['lossless']['outputs']; bytes: Map<string, Uint8Array> } {
+export function planAgents(
+  snapshot: Snapshot,
+  inv: AgentInventory,
+  base: Plan,
+  pointerOverrides: readonly PointerOverride[] = [],
+): {
+  agents: Agents;
+  operations: Operation[];
+  outputs: PlanBody['lossless']['outputs'];
+  bytes: Map<string, Uint8Array>;
+  sections: PlanSection[];
+  covered: string[];
+  alwaysOn: AlwaysOnRule[];
+} {
   const bySource = new Map(snapshot.sources.map((s) => [s.path, s]));
   const allocate = slugAllocator(takenSlugs(snapshot, base));
   const conversions: Conversion[] = [];
@@ -64,15 +81,62 @@ export function planAgents(snapshot: Snapshot, inv: AgentInventory, base: Plan):
   const operations: Operation[] = [];
   const outputs: PlanBody['lossless']['outputs'] = [];
   const bytes = new Map<string, Uint8Array>();
+  const splits: Split[] = [];
+  const alwaysOn: AlwaysOnRule[] = [];
+  const sections: PlanSection[] = [];
+  const covered: string[] = [];
+  const pointers: PointerRecord[] = [];
   for (const e of inv.sources) {
     if (e.format === 'copilot-repo' || e.format === 'copilot-path') continue;
-    const d = decide(e);
+    if (pointerOverrides.some((o) => o.file === e.path)) {
+      const r = pointerPlan(snapshot, e.path);
+      if ('keep' in r) kept.push({ path: e.path, format: e.format, reason: `the override asks it to point to AGENTS.md, but ${r.keep}` });
+      else {
+        pointers.push(r.record);
+        operations.push(r.operation);
+        outputs.push(r.output);
+        bytes.set(e.path, r.bytes);
+      }
+      continue;
+    }
+    const how = splitMode(e, inv);
+    if (how && 'keep' in how) {
+      kept.push({ path: e.path, format: e.format, reason: how.keep });
+      continue;
+    }
+    if (how) {
+      const taken = [...base.operations.map((o) => o.path), ...operations.map((o) => o.path)];
+      const r = splitSource(snapshot, e, bySource.get(e.path) as SourceFile, how.mode, taken);
+      if (r) {
+        splits.push(r.split);
+        sections.push(...r.sections);
+        operations.push(...r.operations);
+        outputs.push(...r.outputs);
+        for (const [k, v] of r.bytes) bytes.set(k, v);
+        if (r.covered) covered.push(r.covered);
+        continue;
+      }
+      kept.push({ path: e.path, format: e.format, reason: 'no section of it has a confident path-specific scope (the same engine and evidence as for Copilot\'s own file) that is not already in a Copilot file, so it is kept as it is' });
+      continue;
+    }
+    const d = decide(e, repoWideUsable(inv));
     if ('keep' in d) {
       kept.push({ path: e.path, format: e.format, reason: d.keep });
       continue;
     }
     const src = bySource.get(e.path) as SourceFile;
-    const { slugBase, ...c } = d.convert;
+    const { slugBase, repoWide, ...c } = d.convert;
+    // Run again after a migration: the rule's text is already in a Copilot file; copying it again would duplicate it.
+    const there = copiedInto(snapshot, src.bytes.subarray(e.bodyStart), repoWide ? [REPO_WIDE_PATH] : null);
+    if (there) {
+      kept.push({ path: e.path, format: e.format, reason: `its rule text is already in ${there}, byte for byte (copied by an earlier migration), so it is not copied again` });
+      continue;
+    }
+    if (repoWide) {
+      conversions.push({ ...c, output: REPO_WIDE_PATH, bodyStart: e.bodyStart, bodyEnd: e.size });
+      if (e.bodyStart < e.size) alwaysOn.push({ source: src, bodyStart: e.bodyStart });
+      continue;
+    }
     const output = instructionPath(allocate(slugBase));
     const eol = dominantEol(src.bytes);
     const description = c.description ?? `Converted from ${e.path}`;
@@ -93,15 +157,31 @@ export function planAgents(snapshot: Snapshot, inv: AgentInventory, base: Plan):
   const agents: Agents = {
     conversions,
     kept,
+    ...(splits.length ? { splits } : {}),
+    ...(pointers.length ? { pointers } : {}),
     duplicates: { exact: dups.filter((d) => d.kind === 'exact').length, near: dups.filter((d) => d.kind === 'near').length, loadedTwice: dups.filter((d) => d.loadedTwiceBy.length).length },
-    nothingToMove: base.operations.length === 0 && operations.length === 0 ? nothingToMove(inv, kept, base) : null,
+    nothingToMove: base.operations.length === 0 && operations.length === 0 && alwaysOn.length === 0 ? nothingToMove(inv, kept, base) : null,
   };
-  return { agents, operations, outputs, bytes };
+  return { agents, operations, outputs, bytes, sections, covered, alwaysOn };
 }
 
-/** buildPlan, plus other agents' files when the workspace has any. */
-export function buildOnboardingPlan(input: BuildPlanInput): Plan {
-  const base = buildPlan(input);
+/** The Copilot file (of `only`, else any path-specific file) that already holds `body` verbatim, or null. Empty text is never "already there". */
+export function copiedInto(snapshot: Snapshot, body: Uint8Array, only: readonly string[] | null): string | null {
+  if (body.length === 0) return null;
+  const needle = Buffer.from(body);
+  for (const s of snapshot.sources) {
+    if (only ? !only.includes(s.path) : s.kind !== 'copilot-path') continue;
+    if (Buffer.from(s.bytes.buffer, s.bytes.byteOffset, s.bytes.byteLength).indexOf(needle) >= 0) return s.path;
+  }
+  return null;
+}
+
+
+/** buildPlan, plus other agents' files when the workspace has any. Pointer overrides (`{file, pointer}`) are this module's; the rest go to buildPlan. */
+export function buildOnboardingPlan(input: Omit<BuildPlanInput, 'overrides'> & { overrides?: readonly AnyOverride[] }): Plan {
+  const all = input.overrides ?? [];
+  const pointerOverrides = all.filter((o): o is PointerOverride => 'pointer' in o);
+  const base = buildPlan({ ...input, overrides: all.filter((o): o is Override => !('pointer' in o)) });
   const inv = input.analysis.agents ?? agentInventory(input.snapshot);
   const others = input.snapshot.sources.filter((s) => s.kind === 'other-agent');
   if (!others.length) return base;
@@ -116,14 +196,33 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
       { next: `Keep those sections repository-wide with overrides ({ "section": "…", "keepRepoWide": true }), or replace the symlink with a copy of the file, then run onboarding_propose again.` },
     );
   }
-  const { agents, operations, outputs, bytes } = planAgents(input.snapshot, inv, base);
+  const { agents, operations, outputs, bytes, sections: splitSections, covered, alwaysOn } = planAgents(input.snapshot, inv, base, pointerOverrides);
+  const ownOps: Operation[] = [];
 
   const { planId: _id, sha256: _sha, ...baseBody } = base;
+  // Always-on rules are appended to the repository-wide file: its operation and proof replace the base plan's (same place) or join ours.
+  let baseOps = baseBody.operations;
+  let baseOutputs = baseBody.lossless.outputs;
+  let leftover = baseBody.leftover;
+  if (alwaysOn.length) {
+    const i = baseOps.findIndex((o) => o.path === REPO_WIDE_PATH);
+    const j = baseOutputs.findIndex((o) => o.path === REPO_WIDE_PATH);
+    const current = input.snapshot.sources.find((s) => s.path === REPO_WIDE_PATH) ?? null;
+    const r = appendAlwaysOn(alwaysOn, i >= 0 ? baseOps[i]! : null, j >= 0 ? baseOutputs[j]! : null, current);
+    if (i >= 0) baseOps = baseOps.map((o, k) => (k === i ? r.operation : o));
+    else operations.unshift(r.operation);
+    baseOutputs = baseOutputs.filter((o) => o.path !== REPO_WIDE_PATH);
+    outputs.unshift(r.output);
+    bytes.set(REPO_WIDE_PATH, r.bytes);
+    if (r.covers && !baseBody.lossless.coveredSources.includes(r.covers)) covered.push(r.covers);
+    if (leftover) leftover = { ...leftover, chars: [...r.operation.content!].length };
+    ownOps.push(r.operation);
+  }
   const sources = [...baseBody.sources, ...others.map((s) => ({ path: s.path, kind: s.kind, size: s.size, sha256: s.sha256 }))].sort((a, b) => cmp(a.path, b.path));
   // The conversions' own proof: each output is generated front matter plus one verbatim range of its source.
   const own = checkLossless(
-    { ...baseBody, sources, operations, lossless: { outputs, coveredSources: [], ok: true } },
-    new Map(others.map((s) => [s.path, s.bytes])),
+    { ...baseBody, sources, operations: [...operations, ...ownOps.filter((o) => !operations.includes(o))], lossless: { outputs, coveredSources: covered, ok: true } },
+    new Map(input.snapshot.sources.map((s) => [s.path, s.bytes])),
     bytes,
     true,
   );
@@ -132,6 +231,22 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
   if (!own.ok) {
     risk = 'high';
     riskReasons.unshift(`the lossless check of the converted rules failed: ${own.errors.slice(0, 3).join('; ')}`);
+  }
+  const lost = [
+    ...proveAgentsKeepRules({ operations, lossless: { outputs, coveredSources: covered, ok: own.ok }, agents }),
+    ...checkPointers({ operations, lossless: { outputs, coveredSources: covered, ok: own.ok }, agents }, new Map(input.snapshot.sources.map((x) => [x.path, x.bytes])), bytes),
+  ];
+  if (lost.length) {
+    risk = 'high';
+    riskReasons.unshift(`an agent would lose rules: ${lost.slice(0, 3).join('; ')}`);
+  }
+  for (const pt of agents.pointers ?? []) riskReasons.push(`${pt.copies.length} rule(s) of ${pt.file} that are byte-for-byte copies of AGENTS.md's are replaced by its import ${pt.pointer} (your choice: AGENTS.md holds the shared rules)`);
+  for (const sp of agents.splits ?? []) {
+    riskReasons.push(
+      sp.mode === 'move'
+        ? `${sp.outputs.length} path-specific part(s) of ${sp.source} move into scoped files; ${sp.source} imports each (${sp.pointers.join(', ')}), so its agent still reads them`
+        : `${sp.outputs.length} path-specific part(s) of ${sp.source} copied into scoped files (${sp.source} stays as it is)`,
+    );
   }
   const hostile = agents.kept.filter((k) => k.reason.startsWith('its front matter cannot') || k.reason.includes('a Copilot applyTo must stay'));
   if (hostile.length) {
@@ -142,11 +257,14 @@ export function buildOnboardingPlan(input: BuildPlanInput): Plan {
   const body: PlanBody = {
     ...baseBody,
     sources,
-    operations: [...baseBody.operations, ...operations],
+    sections: [...baseBody.sections, ...splitSections],
+    overrides: [...baseBody.overrides, ...pointerOverrides.map((o) => ({ file: o.file, pointer: o.pointer }))],
+    operations: [...baseOps, ...operations],
+    ...(leftover ? { leftover } : {}),
     risk,
     riskReasons,
     agents,
-    lossless: { ...baseBody.lossless, outputs: [...baseBody.lossless.outputs, ...outputs], ok: baseBody.lossless.ok && own.ok },
+    lossless: { ...baseBody.lossless, outputs: [...baseOutputs, ...outputs], coveredSources: [...baseBody.lossless.coveredSources, ...covered].sort(cmp), ok: baseBody.lossless.ok && own.ok && !lost.length },
   };
   const sha256 = planHash(body);
   return { ...body, planId: sha256.slice(0, 16), sha256 };

@@ -47,8 +47,8 @@ const analyzeOutput = () => ({
     )
     .describe("Every instruction source, Copilot's and other agents'"),
   agentPlan: z
-    .array(z.object({ path: z.string(), action: z.enum(['convert', 'keep']), applyTo: z.string().nullable(), reason: z.string() }))
-    .describe("What onboarding_propose does with each other agent's file: copy it into a Copilot file (the original stays) or keep it, and why"),
+    .array(z.object({ path: z.string(), action: z.enum(['convert', 'append', 'split', 'keep']), applyTo: z.string().nullable(), reason: z.string() }))
+    .describe("What onboarding_propose does with each other agent's file: copy it into a Copilot file (the original stays), append an always-on rule to the repository-wide file, split its path-specific sections into scoped files (moved and imported back, or copied), or keep it, and why"),
   duplicates: z
     .array(
       z.object({

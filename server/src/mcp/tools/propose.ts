@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { OverrideSchema } from '../../schemas/override.js';
+import { AnyOverrideSchema } from '../../schemas/override.js';
 import type { ToolContext } from '../context.js';
 import { registerTool } from './lazy-schemas.js';
 import { guarded, success } from './result.js';
@@ -10,11 +10,11 @@ import { leftoverShape, loadsShape, narrationShape, problemShape, recoveryShape,
 
 const proposeInput = () => ({
   overrides: z
-    .array(OverrideSchema)
+    .array(AnyOverrideSchema)
     .max(1000)
     .optional()
     .describe(
-      "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug, excludeAgent?: 'code-review' | 'coding-agent' (that Copilot agent skips the section's path-specific file)}.",
+      "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug, excludeAgent?: 'code-review' | 'coding-agent' (that Copilot agent skips the section's path-specific file)}; or, when the human chooses AGENTS.md to hold the shared rules, {file: 'CLAUDE.md' | 'GEMINI.md', pointer: '@AGENTS.md'} (that file's copies of AGENTS.md's rules are replaced by its import of AGENTS.md).",
     ),
   narrate: z.boolean().default(true).describe('Explain the plan through the client model (MCP sampling); the plan never depends on it.'),
   budgetChars: z
@@ -55,6 +55,9 @@ const proposeOutput = () => ({
     .object({
       conversions: z.array(z.object({ source: z.string(), output: z.string(), applyTo: z.string().nullable(), why: z.string() })),
       kept: z.array(z.object({ path: z.string(), reason: z.string() })),
+      splits: z
+        .array(z.object({ source: z.string(), mode: z.enum(['move', 'copy']), outputs: z.array(z.object({ path: z.string(), applyTo: z.string().nullable() })), pointers: z.array(z.string()) }))
+        .describe("Other agents' headed files split like Copilot's own: move = path-specific sections go to scoped files and the source imports each (pointers); copy = copied, the source stays"),
       duplicates: z.object({ exact: z.number().int(), near: z.number().int(), loadedTwice: z.number().int() }),
       nothingToMove: z.string().nullable(),
     })

@@ -46,6 +46,10 @@ export const loadsShape = () => {
           before: statsShape,
           after: statsShape,
           folders: z.array(z.object({ folder: z.string().describe('Top-level folder, "." for root files'), before: statsShape, after: statsShape })),
+          duplicated: z
+            .object({ before: statsShape, after: statsShape })
+            .nullable()
+            .describe('Of those characters per file, the ones that are an extra copy of a rule this surface attaches twice (the same rule in two instruction files attached together)'),
         }),
       ),
       budget: z.object({

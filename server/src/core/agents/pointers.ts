@@ -1,0 +1,121 @@
+/**
+ * One source of truth, chosen by a person (issue 21): with the override
+ * `{ "file": "CLAUDE.md", "pointer": "@AGENTS.md" }` (or `GEMINI.md`), the rules of that file that
+ * are byte-for-byte copies of rules in the root `AGENTS.md` are taken out of it, and the file
+ * imports `AGENTS.md` instead (`@AGENTS.md`, the documented pointer form: Claude Code and Gemini
+ * CLI import a file's content at `@path`). Nothing else changes; `AGENTS.md` is not touched.
+ *
+ * Lossless: every byte of the file is either kept in its new content (a piece) or an exact copy of
+ * a byte range of `AGENTS.md` that the plan names (`agents.pointers[].copies`) and that stays
+ * as it is. checkPointers verifies it, with the plan's contents before writing and with the files
+ * on disk after (core/lossless.ts calls it), and that the new file holds the import line.
+ */
+import type { Operation, PlanBody } from '../../schemas/plan.js';
+import type { Snapshot, SourceFile } from '../types.js';
+import { sha256Hex } from '../canonical.js';
+import { dominantEol } from '../plan-outputs.js';
+import { ruleBlocks } from './duplicates.js';
+import { readRuleFrontMatter } from './rule-front-matter.js';
+
+type Output = PlanBody['lossless']['outputs'][number];
+export type PointerRecord = NonNullable<NonNullable<PlanBody['agents']>['pointers']>[number];
+export const AGENTS_POINTER = '@AGENTS.md';
+
+const eolLen = (b: Uint8Array, at: number): number => (b[at] === 0x0d && b[at + 1] === 0x0a ? 2 : b[at] === 0x0a || b[at] === 0x0d ? 1 : 0);
+
+/** The file without its copies of AGENTS.md's rules, importing AGENTS.md instead; or why not. */
+export function pointerPlan(snapshot: Snapshot, file: string): { operation: Operation; output: Output; bytes: Buffer; record: PointerRecord } | { keep: string } {
+  const src = snapshot.sources.find((s) => s.path === file && s.linkTo === undefined);
+  const agents = snapshot.sources.find((s) => s.path === 'AGENTS.md' && s.linkTo === undefined);
+  if (!src) return { keep: `${file} is not a regular file of the workspace, so it cannot point to AGENTS.md` };
+  if (!agents) return { keep: `there is no root AGENTS.md (a regular file) for ${file} to point to` };
+  const a = Buffer.from(agents.bytes);
+  const c = Buffer.from(src.bytes);
+  const byText = new Map<string, { start: number; end: number }>();
+  for (const b of ruleBlocks('AGENTS.md', agents.bytes, readRuleFrontMatter(agents.bytes).end)) {
+    const key = a.toString('latin1', b.start, b.end);
+    if (!byText.has(key)) byText.set(key, { start: b.start, end: b.end });
+  }
+  const bodyStart = readRuleFrontMatter(src.bytes).end;
+  const copies: PointerRecord['copies'] = [];
+  for (const b of ruleBlocks(file, src.bytes, bodyStart)) {
+    const same = byText.get(c.toString('latin1', b.start, b.end));
+    if (!same) continue;
+    // Take the line break after the copy too (and a blank line), as far as AGENTS.md's copy is followed by the same bytes.
+    let m = 0;
+    for (let k = 0; k < 2; k++) {
+      const n = eolLen(c, b.end + m);
+      if (!n || eolLen(a, same.end + m) !== n || !c.subarray(b.end + m, b.end + m + n).equals(a.subarray(same.end + m, same.end + m + n))) break;
+      m += n;
+    }
+    copies.push({ start: b.start, end: b.end + m, sameAs: { path: 'AGENTS.md', start: same.start, end: same.end + m } });
+  }
+  if (!copies.length) return { keep: `no rule of ${file} is a byte-for-byte copy of one in AGENTS.md, so nothing is replaced by the import` };
+  const eol = dominantEol(src.bytes);
+  const hasImport = c.toString('utf8').split(/\r\n|\n|\r/).includes(AGENTS_POINTER);
+  const parts: Buffer[] = [];
+  const pieces: Output['pieces'] = [];
+  const generated: Output['generated'] = [];
+  let at = 0;
+  const keep = (start: number, end: number) => {
+    if (end <= start) return;
+    parts.push(c.subarray(start, end));
+    pieces.push({ sourcePath: file, sourceStart: start, sourceEnd: end, outputStart: at, outputEnd: at + end - start });
+    at += end - start;
+  };
+  // The import takes the place of the first copy.
+  let pos = 0;
+  for (const cp of copies) {
+    keep(pos, cp.start);
+    if (!hasImport && cp === copies[0]) {
+      const line = Buffer.from(`${AGENTS_POINTER}${eol}${eol}`, 'utf8');
+      parts.push(line);
+      generated.push({ outputStart: at, outputEnd: at + line.length, what: 'pointer' });
+      at += line.length;
+    }
+    pos = cp.end;
+  }
+  keep(pos, c.length);
+  const bytes = Buffer.concat(parts);
+  return {
+    operation: { op: 'modify', path: file, size: bytes.length, sha256: sha256Hex(bytes), content: bytes.toString('utf8'), previousSha256: src.sha256 },
+    output: { path: file, pieces, generated },
+    bytes,
+    record: { file, pointer: AGENTS_POINTER, copies },
+  };
+}
+
+/**
+ * For each file pointed to AGENTS.md: its kept pieces and the named copies tile it exactly, each
+ * copy's bytes equal AGENTS.md's range, the plan does not change AGENTS.md, and the new file
+ * (`outputs`: planned contents or what is on disk) holds the import line.
+ */
+export function checkPointers(plan: Pick<PlanBody, 'operations' | 'lossless'> & { agents?: PlanBody['agents'] }, sources: ReadonlyMap<string, Uint8Array>, outputs: ReadonlyMap<string, Uint8Array | null>): string[] {
+  const errors: string[] = [];
+  for (const r of plan.agents?.pointers ?? []) {
+    const src = sources.get(r.file);
+    if (!src) {
+      errors.push(`${r.file}: its original bytes are not available to check`);
+      continue;
+    }
+    const spans = [
+      ...(plan.lossless.outputs.find((o) => o.path === r.file)?.pieces ?? []).filter((p) => p.sourcePath === r.file).map((p) => ({ start: p.sourceStart, end: p.sourceEnd })),
+      ...r.copies.map((cp) => ({ start: cp.start, end: cp.end })),
+    ].sort((x, y) => x.start - y.start);
+    let pos = 0;
+    for (const s of spans) {
+      if (s.start !== pos) errors.push(`${r.file}: bytes ${pos}-${s.start} are neither kept nor a named copy of AGENTS.md`);
+      pos = Math.max(pos, s.end);
+    }
+    if (pos !== src.length) errors.push(`${r.file}: bytes ${pos}-${src.length} are neither kept nor a named copy of AGENTS.md`);
+    for (const cp of r.copies) {
+      const other = sources.get(cp.sameAs.path);
+      if (plan.operations.some((o) => o.path === cp.sameAs.path)) errors.push(`${cp.sameAs.path} is changed by the plan, so it cannot hold ${r.file}'s rules`);
+      if (!other || !Buffer.from(src).subarray(cp.start, cp.end).equals(Buffer.from(other).subarray(cp.sameAs.start, cp.sameAs.end))) errors.push(`${r.file} bytes ${cp.start}-${cp.end} are not a copy of ${cp.sameAs.path} bytes ${cp.sameAs.start}-${cp.sameAs.end}`);
+    }
+    const out = outputs.get(r.file);
+    if (!out || !Buffer.from(out).toString('utf8').split(/\r\n|\n|\r/).includes(r.pointer)) errors.push(`${r.file} does not import ${r.pointer}: its agent would lose the rules taken out`);
+  }
+  return errors;
+}
+
