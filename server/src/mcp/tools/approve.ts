@@ -3,16 +3,17 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { APPROVE_SCHEMA, NOTE_MAX_CHARS } from '../../core/approval.js';
 import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import type { ToolContext } from '../context.js';
+import { registerTool } from './lazy-schemas.js';
 import { REFUSED, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 import { clientRendersApps } from '../plan-view.js';
 
-export const approveInput = {
+const approveInput = () => ({
   planId: z.string().optional().describe('The plan to approve (default: the current plan from onboarding_propose). Approval itself comes only from the human.'),
-};
+});
 
-export const approveOutput = {
+const approveOutput = () => ({
   approved: z.boolean(),
   planId: z.string(),
   planSha256: z.string(),
@@ -20,11 +21,12 @@ export const approveOutput = {
   comment: z.string().nullable(),
   outcome: z.string(),
   trace: z.string(),
-  error: errorShape.optional(),
-};
+  error: errorShape().optional(),
+});
 
 export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
-  mcp.registerTool(
+  registerTool(
+    mcp,
     'onboarding_approve',
     {
       title: 'Ask the human to approve a plan',

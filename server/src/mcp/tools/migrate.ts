@@ -5,15 +5,16 @@ import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import { backupRelPaths } from '../../io/layout.js';
 import { Progress } from '../progress.js';
 import type { ToolContext } from '../context.js';
+import { registerTool } from './lazy-schemas.js';
 import { REFUSED, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
-export const migrateInput = {
+const migrateInput = () => ({
   planId: z.string().optional().describe('The approved plan to apply (default: the current plan). Confirmation comes only from the human.'),
-};
+});
 
-export const migrateOutput = {
+const migrateOutput = () => ({
   migrated: z.boolean(),
   planId: z.string(),
   migrationId: z.string().nullable(),
@@ -22,11 +23,12 @@ export const migrateOutput = {
   verified: z.boolean(),
   outcome: z.string(),
   trace: z.string().nullable(),
-  error: errorShape.optional(),
-};
+  error: errorShape().optional(),
+});
 
 export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
-  mcp.registerTool(
+  registerTool(
+    mcp,
     'onboarding_migrate',
     {
       title: 'Migrate (after approval)',
