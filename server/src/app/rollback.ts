@@ -41,7 +41,7 @@ export async function resolveMigrationId(root: string, migrationId: string | und
   if (newest === null) {
     throw new OnboardingError(ErrorCode.NO_MIGRATION, `There is no migration to roll back${migrationId ? ` (${migrationId} is not a live migration)` : ''}.`, { next: 'Nothing to do.' });
   }
-  if (migrationId !== undefined && migrationId !== newest) {
+  if (migrationId !== undefined && migrationId !== newest) { // safety: rollback-newest-only
     throw new OnboardingError(
       ErrorCode.NO_MIGRATION,
       `Migration ${migrationId} cannot be rolled back: only the newest migration not yet rolled back (${newest}) can be. Nothing was changed.`,
@@ -70,7 +70,7 @@ export async function prepareRollback(root: string, migrationId: string | undefi
   const id = await resolveMigrationId(root, migrationId);
   const manifest = await readManifest(root, id);
   const check = await verifyBackup(root, manifest);
-  if (!check.ok) {
+  if (!check.ok) { // safety: rollback-backup-checked
     throw new OnboardingError(ErrorCode.BACKUP_CORRUPT, `The backup of migration ${id} failed its check: ${check.reason}. No file was touched.`, {
       next: 'Restore the backup files in .copilot-state/backups/ from a copy, or restore the instruction files from version control.',
     });
@@ -121,7 +121,7 @@ export async function rollbackGate<A extends GateAnswer>(
   if (!answer.confirmed) return { kind: 'not-confirmed', prep, answer };
   const current = await prepareRollback(root, migrationId);
   const reason = changedSince(prep, current);
-  if (reason) return { kind: 'changed', prep, answer, current, reason };
+  if (reason) return { kind: 'changed', prep, answer, current, reason }; // safety: rollback-unchanged-since-asked
   const done = await commitRollback(root, current, opts);
   return { kind: 'rolled-back', prep, answer, ...done };
 }

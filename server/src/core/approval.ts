@@ -34,6 +34,15 @@ export const ROLLBACK_SCHEMA: RequestedSchema = gateSchema(
   [{ name: 'reason', title: 'Reason (optional)', description: 'Why you are rolling back.', maxLength: NOTE_MAX_CHARS }],
 );
 
+/**
+ * When an approval stops counting: its approve trace's timestamp (when the form was shown) plus
+ * the TTL. The one expiry rule: sealed into the trace as `expires_at`, shown by onboarding_approve,
+ * and enforced by findApproval (with the TTL configured at that time).
+ */
+export function approvalExpiry(approvedAt: string, ttlMs: number): string {
+  return new Date(Date.parse(approvedAt) + ttlMs).toISOString();
+}
+
 export type ApprovalCheck =
   | { ok: true; trace: { file: string; record: ElicitationTrace }; expiresAt: string }
   | { ok: false; error: OnboardingError };
@@ -74,8 +83,8 @@ export function findApproval(
     // A confirmed migrate trace without a migration id cannot be matched: count it as used (fail closed).
     return typeof id !== 'string' || started.has(id);
   });
-  if (used) return refuse(ErrorCode.NOT_APPROVED, `The approval of plan ${plan.planId} was already used by a migration (${used.file}).`, 'Run onboarding_propose and onboarding_approve again.');
-  if (last.record.workspace !== workspaceId) {
+  if (used) return refuse(ErrorCode.NOT_APPROVED, `The approval of plan ${plan.planId} was already used by a migration (${used.file}).`, 'Run onboarding_propose and onboarding_approve again.'); // safety: approval-used-once
+  if (last.record.workspace !== workspaceId) { // safety: approval-workspace
     return refuse(
       ErrorCode.NOT_APPROVED,
       last.record.workspace === undefined
@@ -85,7 +94,7 @@ export function findApproval(
     );
   }
   const sealed = Date.parse(last.record.expires_at ?? '');
-  const expiresAt = new Date(Math.min(Date.parse(last.record.timestamp) + ttlMs, Number.isNaN(sealed) ? -Infinity : sealed));
-  if (!(expiresAt.getTime() > now.getTime())) return refuse(ErrorCode.APPROVAL_EXPIRED, `The approval of plan ${plan.planId} expired at ${expiresAt.toISOString()}.`, 'Run onboarding_approve again.');
+  const expiresAt = new Date(Math.min(Date.parse(approvalExpiry(last.record.timestamp, ttlMs)), Number.isNaN(sealed) ? -Infinity : sealed));
+  if (!(expiresAt.getTime() > now.getTime())) return refuse(ErrorCode.APPROVAL_EXPIRED, `The approval of plan ${plan.planId} expired at ${expiresAt.toISOString()}.`, 'Run onboarding_approve again.'); // safety: approval-expiry
   return { ok: true, trace: last, expiresAt: expiresAt.toISOString() };
 }

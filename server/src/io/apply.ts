@@ -90,7 +90,7 @@ function checkOperations(plan: Plan): void {
     if (op.op === 'modify' && op.previousSha256 === null) throw bad('does not record the hash of the file it replaces');
     if (op.op === 'create' && op.previousSha256 !== null) throw bad('records a previous hash for a file it creates');
   }
-  assertConfined(plan);
+  assertConfined(plan); // safety: confine-write-engine
 }
 
 /** Re-read every source and target: refuse (PLAN_STALE) if anything differs from what the plan recorded. Returns the source bytes. */

@@ -21,6 +21,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { approvalExpiry } from '../core/approval.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
 import { atomicWriteFile, createExclusive } from './durable.js';
 import { IO_CONCURRENCY, mapLimit, readRegularFile, unlessMissing } from './workspace.js';
@@ -105,7 +106,7 @@ export class TraceStore<K extends ChainKind> {
     if (this.kind === 'elicitation') {
       out.workspace = await workspaceId(this.root);
       if (unsealed.action === 'approve' && unsealed.outcome === 'approved') {
-        out.expires_at = new Date(Date.parse(String(unsealed.timestamp)) + (this.opts.approvalTtlMs ?? DEFAULT_CONFIG.approvalTtlMs)).toISOString();
+        out.expires_at = approvalExpiry(String(unsealed.timestamp), this.opts.approvalTtlMs ?? DEFAULT_CONFIG.approvalTtlMs);
       }
     }
     return out;
@@ -340,7 +341,7 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
   const lastSeq = good.length ? good[good.length - 1]!.seq : 0;
   if (head) {
     const pending = head.pending;
-    if (head.seq > lastSeq && !(pending && pending.seq === lastSeq)) {
+    if (head.seq > lastSeq && !(pending && pending.seq === lastSeq)) { // safety: chain-head
       const message = `the chain ends at seq ${lastSeq} but seq ${head.seq} (${head.file}) was written: trace(s) at the end are missing`;
       problems.push({ kind: 'missing', file: head.file, seq: head.seq, message });
     } else if (head.seq < lastSeq) {
@@ -357,7 +358,7 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
     } else if (recorded && head.file && recorded.file !== head.file) {
       problems.push({ kind: 'renamed', file: recorded.file, seq: recorded.seq, message: `${recorded.file}: the chain head recorded seq ${head.seq} as ${head.file} (renamed)` });
     }
-  } else if (files.length) {
+  } else if (files.length) { // safety: chain-head-mandatory
     // Security: the head is what notices a deleted tail; without it the chain proves nothing.
     problems.push({ kind: 'head', file: '.head.json', seq: null, message: `.head.json is ${headText === null ? 'missing' : 'corrupt'}: the chain's last link is unknown (deleted with the newest traces?)` });
   }
@@ -365,7 +366,7 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
   // between the head and the state), never lead.
   if (mark instanceof Error) {
     problems.push({ kind: 'unparseable', file: null, seq: null, message: `onboarding.json cannot be read, so the chain's recorded last link cannot be checked (${mark.message})` });
-  } else if (mark && mark.seq > lastSeq) {
+  } else if (mark && mark.seq > lastSeq) { // safety: chain-state-mark
     problems.push({ kind: 'missing', file: mark.file, seq: mark.seq, message: `onboarding.json records seq ${mark.seq} (${mark.file}) but the chain ends at seq ${lastSeq}: trace(s) at the end are missing` });
   } else if (mark && mark.seq > 0) {
     const g = good.find((x) => x.seq === mark.seq);

@@ -2,10 +2,9 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MIGRATE_SCHEMA } from '../../core/approval.js';
 import { migrateForm } from '../../core/form-render.js';
-import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import { backupRelPaths } from '../../io/layout.js';
 import { Progress } from '../progress.js';
-import { formPaths, resolvePlan } from '../../app/plan-checks.js';
+import { formPaths } from '../../app/plan-checks.js';
 import { migrateGate } from '../../app/migrate.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, success } from './result.js';
@@ -53,16 +52,11 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.migrate, planId: typeof about.planId === 'string' ? about.planId : '', outcome, trace }),
         },
         async ({ root, ask, about }) => {
-          const { plan } = await resolvePlan(root, planId);
-          about({ planId: plan.planId });
-          if (plan.operations.length === 0) {
-            throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations.`, { next: 'Nothing to do.' });
-          }
           const progress = new Progress(extra);
           const gate = await migrateGate(
             root,
-            plan,
-            async ({ migrationId, approvalTrace }) => {
+            planId,
+            async ({ plan, migrationId, approvalTrace }) => {
               const res = await ask({
                 action: 'migrate',
                 message: migrateForm(plan, { ...formPaths(plan.planId), archive: backupRelPaths(migrationId).archive }),
@@ -72,8 +66,14 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
               });
               return { ...res, confirmed: res.outcome === 'approved' && !extra.signal.aborted };
             },
-            { ttlMs: ctx.config.approvalTtlMs, now: () => ctx.now(), onProgress: (step, done, total) => progress.send(step, total, done) },
+            {
+              ttlMs: ctx.config.approvalTtlMs,
+              now: () => ctx.now(),
+              onPlan: (plan) => about({ planId: plan.planId }),
+              onProgress: (step, done, total) => progress.send(step, total, done),
+            },
           );
+          const { plan } = gate.prep;
           const res = gate.answer;
           if (gate.kind === 'not-confirmed') {
             return gateRefusal(
