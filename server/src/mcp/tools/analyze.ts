@@ -8,7 +8,8 @@ import { analysisFacts, analysisText, analyzeResult } from '../../app/results.js
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
-import { narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
+import { narrationShape, recoveryShape, truncatedShape } from './schemas.js';
+import { ProblemSchema } from '../../schemas/plan.js';
 
 export const analyzeInput = {
   narrate: z.boolean().default(true).describe('Explain the findings through the client model (MCP sampling); the facts never depend on it.'),
@@ -31,7 +32,7 @@ export const analyzeOutput = {
       bytes: z.number().int(),
     }),
   ),
-  problems: z.array(problemShape),
+  problems: z.array(ProblemSchema),
   existingInstructions: z.array(z.object({ path: z.string(), applyTo: z.string().nullable(), applyToShape: z.string(), description: z.string().nullable() })),
   otherAgentFiles: z.array(z.string()),
   narration: narrationShape,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { OverrideSchema } from '../../schemas/plan.js';
+import { OverrideSchema, ProblemSchema } from '../../schemas/plan.js';
 import { narrate } from '../narrate.js';
 import { propose } from '../../app/propose.js';
 import { recover } from '../../app/recover.js';
@@ -8,7 +8,7 @@ import { planFacts, planText, proposeResult } from '../../app/results.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
-import { narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
+import { narrationShape, recoveryShape, truncatedShape } from './schemas.js';
 
 export const proposeInput = {
   overrides: z
@@ -43,7 +43,7 @@ export const proposeOutput = {
       proposed: z.boolean(),
     }),
   ),
-  problems: z.array(problemShape),
+  problems: z.array(ProblemSchema),
   lossless: z.object({ ok: z.boolean(), coveredSources: z.array(z.string()) }),
   narration: narrationShape,
   recovery: recoveryShape,

@@ -9,14 +9,6 @@ export const narrationShape = z.object({
   trace: z.string().nullable().describe('Sampling trace file, when a sampling call was made'),
 });
 
-export const problemShape = z.object({
-  code: z.string(),
-  severity: z.enum(['info', 'warning', 'error']),
-  message: z.string(),
-  path: z.string(),
-  lines: z.array(z.number().int()),
-});
-
 export const recoveryShape = z
   .object({ status: z.string(), migrationId: z.string().nullable(), message: z.string() })
   .nullable()
