@@ -8,14 +8,13 @@
  * open (a migrated file edited, the backup replaced, another migration now the one to undo)
  * refuses the rollback with nothing changed, so no edit is discarded that was not listed.
  */
-import { promises as fsp } from 'node:fs';
 import { rollbackForm } from '../core/form-render.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { MigrationIdSchema, type Manifest } from '../schemas/manifest.js';
 import { editedSinceMigration, rollback } from '../io/rollback.js';
-import { readManifest, verifyBackup } from '../io/backup.js';
+import { manifestIds, readManifest, verifyBackup } from '../io/backup.js';
 import { loadState, updateState } from '../io/state.js';
-import { backupRelPaths, backupsDir, rel } from '../io/layout.js';
+import { backupRelPaths, rel } from '../io/layout.js';
 import type { TraceRef } from './gate-trace.js';
 
 export interface PreparedRollback {
@@ -59,10 +58,9 @@ async function newestLiveMigration(root: string): Promise<string | null> {
     return last && last.rolledBackAt === null ? last.migrationId : null;
   } catch (e) {
     if (!(e instanceof OnboardingError) || e.code !== ErrorCode.STATE_CORRUPT) throw e;
-    const manifests = (await fsp.readdir(backupsDir(root)).catch(() => [] as string[])).filter((f) => f.endsWith('.manifest.json')).sort();
-    const newest = manifests[manifests.length - 1];
+    const newest = (await manifestIds(root)).pop();
     if (!newest) throw e;
-    return newest.replace(/\.manifest\.json$/, '');
+    return newest;
   }
 }
 
