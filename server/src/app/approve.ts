@@ -11,12 +11,10 @@
 import { approvalExpiry } from '../core/approval.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Plan } from '../schemas/plan.js';
-import type { OnboardingState } from '../schemas/state.js';
+import type { Approval } from '../schemas/state.js';
 import { updateState } from '../io/state.js';
 import { assertFresh, resolvePlan } from './plan-checks.js';
 import type { GateAnswer } from './rollback.js';
-
-export type Approval = NonNullable<OnboardingState['approval']>;
 
 export type ApproveGateResult<A extends GateAnswer> =
   | { kind: 'not-approved'; plan: Plan; answer: A }

@@ -12,7 +12,7 @@ import type { ElicitationAction, ElicitationOutcome, ElicitationTrace } from '..
 import type { TraceStore } from '../io/traces.js';
 import { rel, traceDirName } from '../io/layout.js';
 
-export type GateChannel = ElicitationTrace['channel'];
+type GateChannel = ElicitationTrace['channel'];
 export type UnsealedElicitationTrace = Omit<ElicitationTrace, 'seq' | 'prev_sha256' | 'sha256'>;
 export interface TraceRef {
   file: string;

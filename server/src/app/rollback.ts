@@ -13,7 +13,7 @@ import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { MigrationIdSchema, type Manifest } from '../schemas/manifest.js';
 import { editedSinceMigration, rollback } from '../io/rollback.js';
 import { manifestIds, readManifest, verifyBackup } from '../io/backup.js';
-import { loadState, updateState } from '../io/state.js';
+import { loadState } from '../io/state.js';
 import { backupRelPaths, rel } from '../io/layout.js';
 import type { TraceRef } from './gate-trace.js';
 
@@ -32,7 +32,7 @@ export interface PreparedRollback {
  * Security: restoring an older or already rolled-back migration's backup would overwrite a
  * newer migration's files (or files written since) with bytes nobody asked for.
  */
-export async function resolveMigrationId(root: string, migrationId: string | undefined): Promise<string> {
+async function resolveMigrationId(root: string, migrationId: string | undefined): Promise<string> {
   if (migrationId !== undefined && !MigrationIdSchema.safeParse(migrationId).success) {
     throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${migrationId}" is not a migration id.`, { next: 'Use the migrationId returned by onboarding_migrate (see copilot-onboarding status).' });
   }

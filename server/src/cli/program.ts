@@ -19,7 +19,7 @@ function isServe(argv: string[]): boolean {
   return first.startsWith('-') && !['-h', '--help', '-V', '--version'].includes(first);
 }
 
-export async function buildProgram(io: CliIo): Promise<Command> {
+async function buildProgram(io: CliIo): Promise<Command> {
   const program = new Command();
   program
     .name('copilot-onboarding')

@@ -19,7 +19,7 @@ function visible(ch: string): string {
 }
 
 /** Default longest untrusted string shown in full (characters). */
-export const MAX_SHOWN_CHARS = 160;
+const MAX_SHOWN_CHARS = 160;
 
 /**
  * Make an untrusted string safe to show: every control or bidi character becomes a visible

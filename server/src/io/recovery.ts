@@ -24,7 +24,7 @@ import { acquireLock, processAlive, readLock } from './lock.js';
 import { discardBackup, hashFile, lstatOrNull, undo } from './undo.js';
 import { resolveInside } from './workspace.js';
 
-export type RecoveryStatus = 'none' | 'clean' | 'rolled-back' | 'completed-rollback' | 'busy';
+type RecoveryStatus = 'none' | 'clean' | 'rolled-back' | 'completed-rollback' | 'busy';
 
 export interface RecoveryReport {
   /**

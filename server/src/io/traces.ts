@@ -32,7 +32,7 @@ import { DEFAULT_CONFIG } from '../runtime/config.js';
 import type { ChainMark } from '../schemas/state.js';
 import { CLOCK_SKEW_MS, TRACE_FORMAT, sealProblem, type ChainProblemKind, type TraceStoreOptions } from './trace-seal.js';
 
-export { CLOCK_SKEW_MS, TRACE_FORMAT, traceDir, traceDirName, type ChainKind, type ChainProblemKind, type TraceStoreOptions };
+export {   traceDir, traceDirName, type ChainKind,  type TraceStoreOptions };
 
 interface Head {
   seq: number;
@@ -45,7 +45,7 @@ export type TraceRecord<K extends ChainKind> = K extends 'elicitation' ? Elicita
 type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256' | 'file' | 'sealed_at' | 'workspace' | 'expires_at'>;
 
 /** `2026-11-22T10:30:45.123Z` -> `2026-11-22T10-30-45-123Z` */
-export function fileTime(iso: string): string {
+function fileTime(iso: string): string {
   return iso.replace(/[:.]/g, '-');
 }
 
@@ -187,7 +187,7 @@ export class TraceStore<K extends ChainKind> {
   }
 }
 
-export interface ChainProblem {
+interface ChainProblem {
   kind: ChainProblemKind;
   file: string | null;
   seq: number | null;

@@ -22,11 +22,11 @@ import { stateDir } from '../io/layout.js';
 import { workspaceStatus } from '../app/status.js';
 import { CHAINS, listAllTraces, listChain } from '../app/trace-summary.js';
 
-export const RESOURCE_SCHEME = 'copilot-onboarding';
-export const STATUS_URI = `${RESOURCE_SCHEME}://status`;
-export const PLAN_URI = `${RESOURCE_SCHEME}://plan/current`;
-export const TRACES_URI = `${RESOURCE_SCHEME}://traces`;
-export const TRACE_TEMPLATE = `${RESOURCE_SCHEME}://traces/{chain}/{file}`;
+const RESOURCE_SCHEME = 'copilot-onboarding';
+const STATUS_URI = `${RESOURCE_SCHEME}://status`;
+const PLAN_URI = `${RESOURCE_SCHEME}://plan/current`;
+const TRACES_URI = `${RESOURCE_SCHEME}://traces`;
+const TRACE_TEMPLATE = `${RESOURCE_SCHEME}://traces/{chain}/{file}`;
 
 /** MCP "resource not found" (spec: server/resources, error handling). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -49,7 +49,7 @@ async function reading<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** Percent-decode one URI variable and accept only a plain trace file name. */
-export function traceFileName(raw: string | string[] | undefined): string | null {
+function traceFileName(raw: string | string[] | undefined): string | null {
   if (typeof raw !== 'string') return null;
   let name: string;
   try {
@@ -61,7 +61,7 @@ export function traceFileName(raw: string | string[] | undefined): string | null
   return name;
 }
 
-export function chainName(raw: string | string[] | undefined): ChainKind | null {
+function chainName(raw: string | string[] | undefined): ChainKind | null {
   return typeof raw === 'string' && (CHAINS as readonly string[]).includes(raw) ? (raw as ChainKind) : null;
 }
 

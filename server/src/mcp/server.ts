@@ -9,7 +9,7 @@ import { registerConditionalTools, registerTools } from './tools/index.js';
 import { registerResources } from './resources.js';
 import { registerPrompts } from './prompts.js';
 
-export const SERVER_NAME = 'copilot-onboarding';
+const SERVER_NAME = 'copilot-onboarding';
 
 export interface CreatedServer {
   mcp: McpServer;

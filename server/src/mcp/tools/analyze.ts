@@ -11,11 +11,11 @@ import { rel, traceDirName } from '../../io/layout.js';
 import { narrationShape, recoveryShape, truncatedShape } from './schemas.js';
 import { ProblemSchema } from '../../schemas/plan.js';
 
-export const analyzeInput = {
+const analyzeInput = {
   narrate: z.boolean().default(true).describe('Explain the findings through the client model (MCP sampling); the facts never depend on it.'),
 };
 
-export const analyzeOutput = {
+const analyzeOutput = {
   workspace: z.string(),
   pattern: z.enum(['clean', 'structured', 'unstructured', 'messy', 'migrated']),
   sources: z.array(z.object({ path: z.string(), kind: z.string(), size: z.number().int(), sha256: z.string(), lines: z.number().int(), chars: z.number().int() })),

@@ -9,11 +9,11 @@ import { REFUSED, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
-export const approveInput = {
+const approveInput = {
   planId: z.string().optional().describe('The plan to approve (default: the current plan from onboarding_propose). Approval itself comes only from the human.'),
 };
 
-export const approveOutput = {
+const approveOutput = {
   approved: z.boolean(),
   planId: z.string(),
   planSha256: z.string(),

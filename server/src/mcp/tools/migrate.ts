@@ -11,11 +11,11 @@ import { REFUSED, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
-export const migrateInput = {
+const migrateInput = {
   planId: z.string().optional().describe('The approved plan to apply (default: the current plan). Confirmation comes only from the human.'),
 };
 
-export const migrateOutput = {
+const migrateOutput = {
   migrated: z.boolean(),
   planId: z.string(),
   migrationId: z.string().nullable(),

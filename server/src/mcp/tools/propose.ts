@@ -10,7 +10,7 @@ import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
 import { narrationShape, recoveryShape, truncatedShape } from './schemas.js';
 
-export const proposeInput = {
+const proposeInput = {
   overrides: z
     .array(OverrideSchema)
     .max(1000)
@@ -21,7 +21,7 @@ export const proposeInput = {
   narrate: z.boolean().default(true).describe('Explain the plan through the client model (MCP sampling); the plan never depends on it.'),
 };
 
-export const proposeOutput = {
+const proposeOutput = {
   planId: z.string(),
   sha256: z.string(),
   planFile: z.string(),

@@ -7,10 +7,10 @@ import { saveQuestion } from '../../io/questions.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, guarded, refusal, success } from './result.js';
 
-export const QUESTION_MAX_CHARS = 10_000;
-export const ANSWER_MAX_CHARS = 100_000;
+const QUESTION_MAX_CHARS = 10_000;
+const ANSWER_MAX_CHARS = 100_000;
 
-export const questionAskInput = {
+const questionAskInput = {
   question: z
     .string()
     .min(1)
@@ -18,7 +18,7 @@ export const questionAskInput = {
     .describe('The question to show the human, in plain words. Never ask for passwords, API keys, tokens or other secrets.'),
 };
 
-export const questionAskOutput = {
+const questionAskOutput = {
   answer: z.string().nullable().describe("The human's answer, verbatim (null when there was no answer)."),
   saved_to: z.string().nullable().describe('Workspace-relative path of the YAML file that stores the question and answer (null when nothing was saved).'),
   trace: z.string().describe('Workspace-relative path of the elicitation trace.'),

@@ -4,11 +4,11 @@ import { summarizeQuestions } from '../../io/questions.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 
-export const questionSummaryInput = {
+const questionSummaryInput = {
   limit: z.number().int().min(1).optional().describe('Only the most recent N entries (still oldest first). Must be >= 1.'),
 };
 
-export const questionSummaryOutput = {
+const questionSummaryOutput = {
   summary: z.string().describe('A YAML document with every entry, oldest first.'),
   count: z.number().int().describe('Entries in this summary.'),
   total: z.number().int().describe('Question files stored in the workspace.'),

@@ -14,11 +14,11 @@ import { REFUSED, refusal, success } from './result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
-export const rollbackInput = {
+const rollbackInput = {
   migrationId: z.string().optional().describe('The migration to undo (default: the last one not rolled back). Confirmation comes only from the human.'),
 };
 
-export const rollbackOutput = {
+const rollbackOutput = {
   rolledBack: z.boolean(),
   migrationId: z.string().nullable(),
   restored: z.array(z.string()),

@@ -5,7 +5,7 @@ import { workspaceStatus } from '../../app/status.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 
-export const statusOutput = {
+const statusOutput = {
   workspace: z.string(),
   status: z.string().describe('new | analyzed | proposed | approved | migrated | rolled-back | unknown (state file unreadable)'),
   pattern: z.string().nullable(),
