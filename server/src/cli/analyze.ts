@@ -11,7 +11,7 @@ import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { snapshotAndAnalyze } from '../app/propose.js';
-import { analysisFacts, analysisText, analyzeResult, fallbackNarration } from '../app/results.js';
+import { analysisFacts, analysisText, analyzeResult, fallbackNarration } from '../app/facts.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { pendingRecovery } from '../io/recovery.js';
 import { CliExit, ExitCode, exitCodeFor, type CliIo } from './common.js';

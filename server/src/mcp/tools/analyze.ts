@@ -4,7 +4,7 @@ import { narrate } from '../narrate.js';
 import { updateState } from '../../io/state.js';
 import { snapshotAndAnalyze } from '../../app/propose.js';
 import { recover } from '../../app/recover.js';
-import { analysisFacts, analysisText, analyzeResult } from '../../app/results.js';
+import { analysisFacts, analysisText, analyzeResult } from '../../app/facts.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';

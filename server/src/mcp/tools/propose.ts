@@ -4,7 +4,7 @@ import { OverrideSchema, ProblemSchema } from '../../schemas/plan.js';
 import { narrate } from '../narrate.js';
 import { propose } from '../../app/propose.js';
 import { recover } from '../../app/recover.js';
-import { planFacts, planText, proposeResult } from '../../app/results.js';
+import { planFacts, planText, proposeResult } from '../../app/facts.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './result.js';
 import { rel, traceDirName } from '../../io/layout.js';
