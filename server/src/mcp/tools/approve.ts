@@ -5,7 +5,7 @@ import { approveForm } from '../../core/form-render.js';
 import { formPaths } from '../../app/plan-checks.js';
 import { approveGate } from '../../app/approve.js';
 import type { ToolContext } from '../context.js';
-import { REFUSED, success } from './result.js';
+import { REFUSED, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 

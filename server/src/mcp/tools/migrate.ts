@@ -7,7 +7,7 @@ import { Progress } from '../progress.js';
 import { formPaths } from '../../app/plan-checks.js';
 import { migrateGate } from '../../app/migrate.js';
 import type { ToolContext } from '../context.js';
-import { REFUSED, success } from './result.js';
+import { REFUSED, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 

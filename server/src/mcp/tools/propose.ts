@@ -6,7 +6,7 @@ import { propose } from '../../app/propose.js';
 import { recover } from '../../app/recover.js';
 import { planFacts, planText, proposeResult } from '../../app/facts.js';
 import type { ToolContext } from '../context.js';
-import { guarded, success } from './result.js';
+import { guarded, success } from './call-result.js';
 import { rel, traceDirName } from '../../io/layout.js';
 import { narrationShape, recoveryShape, truncatedShape } from './schemas.js';
 

@@ -5,7 +5,7 @@ import { ErrorCode } from '../../core/errors.js';
 import { elicit } from '../elicit.js';
 import { saveQuestion } from '../../io/questions.js';
 import type { ToolContext } from '../context.js';
-import { REFUSED, guarded, refusal, success } from './result.js';
+import { REFUSED, guarded, refusal, success } from './call-result.js';
 
 const QUESTION_MAX_CHARS = 10_000;
 const ANSWER_MAX_CHARS = 100_000;
