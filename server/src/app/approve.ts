@@ -13,7 +13,7 @@ import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Plan } from '../schemas/plan.js';
 import type { Approval } from '../schemas/state.js';
 import { updateState } from '../io/state.js';
-import { assertFresh, resolvePlan } from './plan-checks.js';
+import { assertFresh, resolvePlan } from './gate-checks.js';
 import type { GateAnswer } from './rollback.js';
 
 export type ApproveGateResult<A extends GateAnswer> =

@@ -17,7 +17,7 @@ import type { Plan } from '../schemas/plan.js';
 import { migrate, checkFresh, type MigrationResult } from '../io/apply.js';
 import { acquireLock } from '../io/lock.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { assertFresh, checkApproval, newMigrationId, resolvePlan } from './plan-checks.js';
+import { assertFresh, checkApproval, newMigrationId, resolvePlan } from './gate-checks.js';
 import type { GateAnswer } from './rollback.js';
 
 export interface PreparedMigrate {

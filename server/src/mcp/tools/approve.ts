@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { APPROVE_SCHEMA, NOTE_MAX_CHARS } from '../../core/approval.js';
 import { approveForm } from '../../core/form-render.js';
-import { formPaths } from '../../app/plan-checks.js';
+import { formPaths } from '../../app/gate-checks.js';
 import { approveGate } from '../../app/approve.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, success } from './call-result.js';

@@ -4,7 +4,7 @@ import { MIGRATE_SCHEMA } from '../../core/approval.js';
 import { migrateForm } from '../../core/form-render.js';
 import { backupRelPaths } from '../../io/layout.js';
 import { Progress } from '../progress.js';
-import { formPaths } from '../../app/plan-checks.js';
+import { formPaths } from '../../app/gate-checks.js';
 import { migrateGate } from '../../app/migrate.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, success } from './call-result.js';
