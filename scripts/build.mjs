@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
- * The build: esbuild bundles the server and CLI into one ESM file, dist/index.js, with every
- * dependency inlined. A client starts the server once per session, and one file starts faster
- * than a module graph spread over node_modules; it also makes the installed package need no
- * dependencies. Code reached only through `import()` (commands other than serve, tar, yaml,
- * fs-extra) stays in the file but is evaluated on first use.
+ * The build: esbuild bundles the server and CLI into dist/index.js and a few chunks in
+ * dist/chunks/, with every dependency inlined, so the installed package needs no dependencies.
+ * Code splitting: what is reached only through `import()` (the commands other than the one run,
+ * and in the server each tool's work) is in chunks that are read and evaluated on first use, so
+ * `serve` starts with the SDK, zod and the tool schemas only, and `analyze` loads no tar, SDK
+ * client or migration code.
  *
  * dist/testing/crash.js is a second entry point for the crash and lock tests: it re-exports
- * the modules their child process drives, built the same way as the bin.
+ * the modules their child process drives, built on its own (one file, no shared chunks), so
+ * dist/chunks/ holds only what the bin can load.
  *
  * No source maps: they would point at sources the package does not ship. The licences of the
  * inlined packages are collected into dist/THIRD-PARTY-LICENSES.txt.
@@ -15,6 +17,7 @@
  *   node scripts/build.mjs
  */
 import { build } from 'esbuild';
+import { bundleOptions } from './bundle-options.mjs';
 import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -23,22 +26,15 @@ const dist = path.join(root, 'dist');
 rmSync(dist, { recursive: true, force: true });
 
 const result = await build({
+  ...bundleOptions,
   absWorkingDir: root,
-  entryPoints: { index: 'server/src/index.ts', 'testing/crash': 'server/src/testing/crash.ts' },
+  entryPoints: { index: 'server/src/index.ts' },
   outdir: dist,
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'esm',
-  // CommonJS dependencies call require() for Node built-ins; an ESM file has no require of its own.
-  banner: { js: "import { createRequire as __coCreateRequire } from 'node:module';\nconst require = __coCreateRequire(import.meta.url);" },
-  // Less text to parse at every start; identifiers are kept, so stack traces still name functions.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  legalComments: 'none',
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
-  logLevel: 'warning',
 });
+await build({ ...bundleOptions, absWorkingDir: root, entryPoints: { 'testing/crash': 'server/src/testing/crash.ts' }, outdir: dist });
 
 // One licence text per inlined package.
 const pkgs = new Map();

@@ -171,12 +171,13 @@ describe('a survey of several repositories', () => {
     // Root reads any folder: run the survey as an unprivileged user who owns the workspaces.
     const uid = process.getuid?.() === 0 ? 65534 : undefined;
     // The repository may sit in a folder that user cannot enter (a fresh clone in a private temp
-    // folder): give them their own copy of the single-file build.
+    // folder): give them their own copy of the build (the bin and its chunks).
     const binDir = tempWorkspace('co-cli-bin-');
     roots.push(binDir);
     chmodSync(binDir, 0o755);
     const bin = path.join(binDir, 'index.js');
     cpSync(BIN, bin);
+    cpSync(path.join(path.dirname(BIN), 'chunks'), path.join(binDir, 'chunks'), { recursive: true });
     if (uid !== undefined) for (const p of [dir, path.join(dir, 'good1'), locked, path.join(dir, 'good2'), file, binDir]) chownTree(p, uid);
     const lockedEntries = readdirSync(locked);
     chmodSync(locked, 0o000);

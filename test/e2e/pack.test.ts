@@ -2,12 +2,12 @@
  * The package as a user gets it: `npm pack` of the built tree, installed from the tarball into a
  * temporary prefix with no network (an empty npm cache, `--offline`, and an unreachable
  * registry), then the installed bin run: --help, serve (answers initialize over stdio) and
- * demo --yes. Every dependency is inlined in dist/index.js, so the tarball installs alone.
+ * demo --yes. Every dependency is inlined in dist/index.js and its chunks, so the tarball installs alone.
  * `npm test` builds first; the pack skips `prepack` so that it does not rebuild dist/ under
  * the tests running beside this one.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,10 @@ describe('npm package', () => {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    // Every chunk the build made ships, and nothing else of dist/.
+    const chunks = readdirSync(path.join(REPO, 'dist/chunks')).map((f) => `dist/chunks/${f}`);
+    expect(chunks.length).toBeGreaterThan(0);
+    expect(files.filter((f) => f.startsWith('dist/')).sort()).toEqual(['dist/THIRD-PARTY-LICENSES.txt', 'dist/index.js', ...chunks].sort());
     expect(files.filter((f) => f.startsWith('dist/testing/') || f.startsWith('server/') || f.startsWith('test/'))).toEqual([]);
     expect(readFileSync(path.join(REPO, 'dist/index.js'), 'utf8')).not.toMatch(/sourceMappingURL/);
   });

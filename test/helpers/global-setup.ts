@@ -20,7 +20,7 @@ function staleOutputs(): string[] {
   const built = OUTPUTS.map((o) => statSync(path.join(DIST, o), { throwIfNoEntry: false })?.mtimeMs ?? -1);
   const oldest = Math.min(...built);
   const inputs = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((rel) => rel.endsWith('.ts')).map((rel) => path.join('server/src', rel));
-  inputs.push('package.json', 'scripts/build.mjs');
+  inputs.push('package.json', 'scripts/build.mjs', 'scripts/bundle-options.mjs');
   return inputs.filter((rel) => statSync(path.join(REPO, rel)).mtimeMs > oldest);
 }
 

@@ -1,5 +1,5 @@
 /**
- * question_summary's document is the header comment plus one yaml Document of all entries, and
+ * question_summary's document is the header comment plus the `entries:` list, and
  * it parses back to exactly the saved questions and answers, whatever their text holds. A FIFO
  * named like a question file is skipped, never read (reading it would block forever).
  */
@@ -8,7 +8,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { questionsDir, saveQuestion, summarizeQuestions } from '../../server/src/io/questions.js';
+import { readFileSync, readdirSync } from 'node:fs';
+import { parseQuestionYaml, questionsDir, saveQuestion, summarizeQuestions, yamlString } from '../../server/src/io/questions.js';
 import { removeWorkspace, tempWorkspace } from '../helpers/harness.js';
 
 let root: string;
@@ -20,7 +21,8 @@ afterEach(() => removeWorkspace(root));
 /** Strings that exercise the double-quoted renderer: newlines (folded past 40 chars), escapes, markers, unicode. */
 const text = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 80 }),
-  fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\t', '"', '\\', '#', ':', '-', '---', '...', '\u0000', '\u0085', '\u2028', 'é', '😀'), maxLength: 60 }),
+  fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\t', '"', '\\', '/', '#', ':', '-', '{', '}', '---', '...', '\u0000', '\u001b', '\u007f', '\u0085', '\u009f', '\u00a0', '\u2028', '\u2029', '\u202e', '\ufeff', '\ufffe', '\uffff', '\ud800', '\udfff', 'é', '😀'), maxLength: 60 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
   fc.constantFrom('', '---', '...', '- x', 'null', 'true', '123', '"', "'", 'x'.repeat(200), `${'word '.repeat(30)}\n\n${'more '.repeat(20)}\n tail`),
 );
 
@@ -41,6 +43,37 @@ describe('summarizeQuestions renders one yaml document', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('yamlString is a JSON string and a YAML double-quoted scalar of the same value', () => {
+    fc.assert(
+      fc.property(text, (s) => {
+        const literal = yamlString(s);
+        expect(JSON.parse(literal)).toBe(s);
+        // Only characters YAML 1.2 allows raw in a stream, and no line breaks other than escaped ones.
+        expect(literal).toMatch(/^[\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\u{10000}-\u{10ffff}]*$/u);
+        expect(parse(`v: ${literal}\n`)).toEqual({ v: s });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('a saved question file reads the same as YAML and as JSON; block-style files of earlier versions still parse', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.record({ question: text, answer: text }), async (qa) => {
+        const entry = { timestamp: '2026-01-01T00:00:00.000Z', ...qa, trace: 'elicitation-traces/x.json' };
+        const file = path.join(root, await saveQuestion(root, entry));
+        const saved = readFileSync(file, 'utf8');
+        expect(saved.startsWith('# Saved at 2026-01-01 00:00:00 UTC\n{\n')).toBe(true);
+        expect(parse(saved)).toEqual(entry);
+        expect(parseQuestionYaml(saved)).toEqual(entry);
+      }),
+      { numRuns: 60 },
+    );
+    expect(readdirSync(questionsDir(root)).length).toBeGreaterThan(0);
+    const block = '# Saved at 2026-01-01 00:00:00 UTC\ntimestamp: "2026-01-01T00:00:00.000Z"\nquestion: "Which folder?"\nanswer: |\n  src/\n  and lib/\ntrace: "t.json"\n';
+    expect(parseQuestionYaml(block)).toEqual({ timestamp: '2026-01-01T00:00:00.000Z', question: 'Which folder?', answer: 'src/\nand lib/\n', trace: 't.json' });
+    expect(parseQuestionYaml('# hand-edited\n{ "question": "Q", answer: A }\n')).toEqual({ question: 'Q', answer: 'A' });
   });
 
   it('no questions: `entries: []`', async () => {

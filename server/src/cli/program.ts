@@ -4,13 +4,44 @@
  *
  * Commands are loaded on first use: a client starts `serve` once per session, so the server's
  * start must not pay for the other commands (and what they pull in: tar, yaml, fs-extra, the
- * SDK client). `serve` (the default command) loads only itself; any other command, and the
- * top-level help, load them all.
+ * SDK client). `serve` (the default command) loads only itself, any other command only itself,
+ * and the top-level help (or an unknown command) all of them.
  */
 import { Command, CommanderError } from 'commander';
 import { OnboardingError } from '../core/errors.js';
 import { VERSION } from '../runtime/version.js';
 import { CliExit, ExitCode, commandName, exitCodeFor, writeJson, type CliIo } from './common.js';
+
+type Register = (program: Command, io: CliIo) => void;
+
+/** Every command but serve, in help order, each loaded on first use. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  demo: async () => registerDemoCommand,
+  status: async () => (await import('./status.js')).registerStatusCommand,
+  traces: async () => (await import('./traces.js')).registerTracesCommand,
+  rollback: async () => (await import('./rollback.js')).registerRollbackCommand,
+  schemas: async () => (await import('./schemas.js')).registerSchemasCommand,
+  analyze: async () => (await import('./analyze.js')).registerAnalyzeCommand,
+  propose: async () => (await import('./propose.js')).registerProposeCommand,
+};
+
+function registerDemoCommand(program: Command, io: CliIo): void {
+  program
+    .command('demo')
+    .description('Run the whole flow (analyze, propose, approve, migrate, verify, rollback) on a bundled example repository.')
+    .option('-y, --yes', 'answer yes to every form (the default without a TTY)')
+    .option('--keep', 'keep the temporary workspace')
+    .option('--save-state <dir>', 'copy the resulting .copilot-state/ folder to <dir>')
+    .option('--example <dir>', 'use this folder instead of the bundled example')
+    .action(async (o: { yes?: boolean; keep?: boolean; saveState?: string; example?: string }) => {
+      const { runDemo } = await import('./demo.js');
+      const code = await runDemo(
+        { stdout: io.stdout, stdin: io.stdin ?? process.stdin, isTTY: io.isTTY ?? false, env: io.env },
+        { yes: Boolean(o.yes), keep: Boolean(o.keep), saveState: o.saveState, example: o.example },
+      );
+      if (code !== 0) process.exitCode = code;
+    });
+}
 
 /** True when argv runs `serve`: named, or the default command (no command name before options). */
 function isServe(argv: string[]): boolean {
@@ -43,30 +74,10 @@ async function buildProgram(io: CliIo): Promise<Command> {
 
   if (isServe(io.argv)) return program;
 
-  const [{ runDemo }, { registerStatusCommand }, { registerTracesCommand }, { registerRollbackCommand }, { registerSchemasCommand }, { registerAnalyzeCommand }, { registerProposeCommand }] =
-    await Promise.all([import('./demo.js'), import('./status.js'), import('./traces.js'), import('./rollback.js'), import('./schemas.js'), import('./analyze.js'), import('./propose.js')]);
-  program
-    .command('demo')
-    .description('Run the whole flow (analyze, propose, approve, migrate, verify, rollback) on a bundled example repository.')
-    .option('-y, --yes', 'answer yes to every form (the default without a TTY)')
-    .option('--keep', 'keep the temporary workspace')
-    .option('--save-state <dir>', 'copy the resulting .copilot-state/ folder to <dir>')
-    .option('--example <dir>', 'use this folder instead of the bundled example')
-    .action(async (o: { yes?: boolean; keep?: boolean; saveState?: string; example?: string }) => {
-      const code = await runDemo(
-        { stdout: io.stdout, stdin: io.stdin ?? process.stdin, isTTY: io.isTTY ?? false, env: io.env },
-        { yes: Boolean(o.yes), keep: Boolean(o.keep), saveState: o.saveState, example: o.example },
-      );
-      if (code !== 0) process.exitCode = code;
-    });
-
-  registerStatusCommand(program, io);
-  registerTracesCommand(program, io);
-  registerRollbackCommand(program, io);
-  registerSchemasCommand(program, io);
-  registerAnalyzeCommand(program, io);
-  registerProposeCommand(program, io);
-
+  // Any other command loads only itself; help, an unknown name or no name load every command.
+  const named = io.argv[2];
+  const wanted = named !== undefined && named in COMMANDS ? [named] : Object.keys(COMMANDS);
+  for (const register of await Promise.all(wanted.map((name) => COMMANDS[name]!()))) register(program, io);
   return program;
 }
 

@@ -1,4 +1,9 @@
-/** `.copilot-state/plans/<planId>.json`: every proposal, in full, as canonical JSON. */
+/**
+ * `.copilot-state/plans/<planId>.json`: every proposal, in full, as JSON. The file's bytes are
+ * not what is hashed: the plan's identity is `planHash` (canonical JSON without the contents,
+ * each bound by its operation's sha256), which loadPlan recomputes from the parsed plan, so the
+ * plan is canonicalized once, when it is sealed, and written with plain JSON.stringify.
+ */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
@@ -18,7 +23,7 @@ function planPath(root: string, planId: string): string {
 
 export async function savePlan(root: string, plan: Plan): Promise<string> {
   const file = planPath(root, plan.planId);
-  await atomicWriteFile(file, canonicalJson(plan));
+  await atomicWriteFile(file, JSON.stringify(plan));
   return path.relative(root, file).split(path.sep).join('/');
 }
 

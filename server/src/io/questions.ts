@@ -1,12 +1,19 @@
 /**
- * Question store: one YAML file per answered question, written with the
- * `yaml` library and atomically. File names sort chronologically:
- * `<YYYYMMDD_HHMMSS>_<mmm><counter><random>_question.yaml`, so `limit` reads only the newest N.
+ * Question store: one YAML file per answered question, written atomically. File names sort
+ * chronologically: `<YYYYMMDD_HHMMSS>_<mmm><counter><random>_question.yaml`, so `limit` reads
+ * only the newest N.
+ *
+ * The file is a comment line and a JSON object, one field a line. JSON is YAML 1.2, so the file
+ * is YAML a person can read and edit; every string is written by `yamlString`, which is both a
+ * JSON string and a YAML double-quoted scalar of the same value. Reading tries `JSON.parse`
+ * first (after the leading comment lines) and falls back to the `yaml` library, so hand-edited
+ * files and files written in block style by earlier versions still parse. The summary is written
+ * the same way: the `entries:` list in block style with `yamlString` values.
  */
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Document, parse } from 'yaml';
+import { parse } from 'yaml';
 import { QuestionEntrySchema, type QuestionEntry } from '../schemas/question.js';
 import { atomicWriteFile } from './durable.js';
 import { IO_CONCURRENCY, mapLimit, readRegularFile, unlessMissing } from './workspace.js';
@@ -15,8 +22,34 @@ import { questionsDir, rel } from './layout.js';
 const NAME_RE = /^\d{8}_\d{6}_[0-9a-z]+_question\.yaml$/;
 /** YAML parsing limits: alias bombs in a hand-edited file are refused, not expanded. */
 const YAML_LIMITS = { maxAliasCount: 50 } as const;
-/** How the question files and the summary are written. */
-const YAML_OPTIONS = { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 } as const;
+/**
+ * Characters that JSON.stringify leaves raw but YAML 1.2 does not allow raw in a stream (DEL, C1
+ * controls but NEL, U+FFFE, U+FFFF), and ones readers take as line breaks or marks (NEL, U+2028,
+ * U+2029, BOM). The `yaml` library reads them raw; stricter YAML readers refuse them.
+ */
+const YAML_RAW_UNSAFE = /[\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/g;
+
+/**
+ * `s` as a JSON string literal that is also a YAML 1.2 double-quoted scalar with the same value:
+ * JSON's escapes (\" \\ \/ \b \f \n \r \t \uXXXX) are YAML's too, and the characters YAML does not
+ * take raw are escaped as \uXXXX (JSON.stringify already escapes C0 and lone surrogates).
+ */
+export function yamlString(s: string): string {
+  return JSON.stringify(s).replace(YAML_RAW_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Parse a question file or summary: JSON after the leading comment lines, else YAML (hand edits, older files). */
+export function parseQuestionYaml(text: string): unknown {
+  const body = text.replace(/^(?:#[^\n]*\n)*/, '');
+  if (body.startsWith('{')) {
+    try {
+      return JSON.parse(body) as unknown;
+    } catch {
+      /* not JSON: YAML below */
+    }
+  }
+  return parse(text, YAML_LIMITS) as unknown;
+}
 /** Question files larger than this are skipped as corrupted (a question is capped far below). */
 const MAX_FILE_BYTES = 8 * 1024 * 1024;
 
@@ -35,15 +68,9 @@ export async function saveQuestion(root: string, entry: QuestionEntry): Promise<
   for (;;) {
     const id = `${ms}${counter.toString(36).padStart(4, '0')}${randomBytes(4).toString('hex')}`;
     const file = path.join(dir, `${stamp}_${id}_question.yaml`);
-    const doc = new Document({
-      timestamp: valid.timestamp,
-      question: valid.question,
-      answer: valid.answer,
-      trace: valid.trace,
-    });
-    // The header is a fixed comment line; the data itself is serialised by the yaml library.
     const header = `# Saved at ${valid.timestamp.replace('T', ' ').replace(/\.\d+Z$/, '')} UTC\n`;
-    const text = header + doc.toString(YAML_OPTIONS);
+    const fields = (['timestamp', 'question', 'answer', 'trace'] as const).map((k) => `  "${k}": ${yamlString(valid[k])}`);
+    const text = `${header}{\n${fields.join(',\n')}\n}\n`;
     try {
       await fsp.access(file);
       continue; // astronomically unlikely collision: pick another id
@@ -95,7 +122,9 @@ export async function summarizeQuestions(root: string, opts: { limit?: number; n
   }
   picked.reverse();
   const entries = picked.map((p) => p.entry);
-  const body = new Document({ entries: entries.map((e) => ({ timestamp: e.timestamp, question: e.question, answer: e.answer })) }).toString(YAML_OPTIONS);
+  const body = entries.length
+    ? `entries:\n${entries.map((e) => `  - timestamp: ${yamlString(e.timestamp)}\n    question: ${yamlString(e.question)}\n    answer: ${yamlString(e.answer)}\n`).join('')}`
+    : 'entries: []\n';
   const now = opts.now ?? new Date().toISOString();
   const header = `# Question/Answer History\n# Generated: ${now}\n# Total Q&A Pairs: ${total}\n`;
   const summary = header + body;
@@ -115,8 +144,7 @@ async function readEntry(file: string): Promise<EntryRead> {
     const data = await readRegularFile(file, { maxBytes: MAX_FILE_BYTES });
     if ('notRegular' in data) return { entry: null, reason: 'not a regular file' };
     if ('tooLarge' in data) return { entry: null, reason: `too large (${data.tooLarge} bytes)` };
-    const text = data.toString('utf8');
-    const value = parse(text, YAML_LIMITS) as unknown;
+    const value = parseQuestionYaml(data.toString('utf8'));
     const parsed = QuestionEntrySchema.safeParse(value);
     if (!parsed.success) return { entry: null, reason: 'not a question entry (missing or wrong fields)' };
     return { entry: parsed.data, reason: '' };
