@@ -1,136 +1,315 @@
 #!/usr/bin/env node
 /**
- * Case: scope quality on the labelled evaluation set (test/fixtures/eval/). Each case is a
- * monolith (a vendored corpus file named in `source`, or `instructions.md`), a repository tree of
- * empty files (`tree.txt`) and a maintainer's label per section (`labels.tsv`: title, scope or
- * `repo-wide`, one line of reason). The plan of analyze + buildPlan is compared with the labels:
+ * Case: scope quality judged on real maintainers' work (the folder COPILOT_ONBOARDING_EVAL_CASES names; bench/eval-cases.tsv lists them). The headline comes
+ * from these cases only, split and reassembly reported apart; the labelled and synthetic set of
+ * test/fixtures/eval (bench/eval-labelled.mjs) is reported as regression information and does not
+ * count. The rule is written out in docs/evaluation.md; in short:
  *
- * - a section is *human-scoped* when its label is a glob list; *proposed-scoped* when the plan
- *   gives it an applyTo;
- * - a hit is a section both scoped whose proposed globs match files of the tree that the labelled
- *   globs match too, at least half of them (a scope mostly on the wrong files is a miss and a
- *   false positive);
- * - recall = hits / human-scoped, precision = hits / proposed-scoped (a plan section without a
- *   label that is scoped counts against precision; a label without a plan section, against recall);
- * - leftover = characters left in the repository-wide file by the plan, next to the labels' own.
+ * - each case is a monolith (`monolith.md`), a repository tree (`tree.txt`) and the maintainers'
+ *   `.instructions.md` files (`case.json`: path, applyTo, sizes);
+ * - the engine runs in process (snapshot = the monolith as `.github/copilot-instructions.md` +
+ *   the tree; analyze; buildPlan), no files are written and no process is spawned;
+ * - a human scope unit is one human file whose applyTo matches at least one file of the tree and
+ *   not all of them; a proposal unit is one `.instructions.md` file the plan writes whose applyTo
+ *   (read from the front matter it writes) does not match every file of the tree;
+ * - units are paired one to one, greedily by descending Jaccard of their file sets over the tree;
+ *   a pair with Jaccard >= 0.5 is a hit; recall = hits / human units, precision = hits /
+ *   proposal units (pooled over the cases of a kind);
+ * - bytes lost: monolith bytes that no plan section covers, or whose text is not found in the
+ *   output its section is sent to;
+ * - repository-wide bytes: the repository-wide file after the plan plus every written file whose
+ *   applyTo matches the whole tree, against the humans' own (their repository-wide file plus their
+ *   files that match the whole tree); the figure is the median of the per-case ratio.
  *
- * The scorer takes the core functions as arguments, so test/unit/eval.test.ts runs it on the
- * TypeScript sources and this file on the build.
- *
- *   npm run build && node bench/eval.mjs
+ *   npm run build && node bench/eval.mjs [--cases] [--units] [--json]
  */
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import picomatch from 'picomatch';
+import { CASES_DIR, REPO_WIDE, globMatcher, readInstruction } from './eval-make-case.mjs';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-export const EVAL_DIR = path.resolve(HERE, '../test/fixtures/eval');
-const CORPUS_DIR = path.resolve(HERE, '../test/fixtures/corpus');
-const REPO_WIDE = '.github/copilot-instructions.md';
+export { CASES_DIR };
+const INSTR_RE = /^\.github\/instructions\/(?:.*\/)?[^/]+\.instructions\.md$/;
+/** The Jaccard a proposal's file set must reach against a human's to be a hit. */
+export const HIT_JACCARD = 0.5;
 
-function readCase(name) {
-  const dir = path.join(EVAL_DIR, name);
-  const src = existsSync(path.join(dir, 'source')) ? path.join(CORPUS_DIR, readFileSync(path.join(dir, 'source'), 'utf8').trim()) : path.join(dir, 'instructions.md');
-  const files = readFileSync(path.join(dir, 'tree.txt'), 'utf8').split('\n').map((l) => l.trim()).filter(Boolean).sort();
-  const labels = readFileSync(path.join(dir, 'labels.tsv'), 'utf8')
-    .split('\n')
-    .slice(1)
-    .filter((l) => l.trim())
-    .map((l) => {
-      const [title, scope, reason] = l.split('\t');
-      return { title, globs: scope === 'repo-wide' ? null : scope.split(','), reason };
-    });
-  return { name, bytes: new Uint8Array(readFileSync(src)), files, labels };
+/** Names of the vendored real cases (folders with a case.json and a monolith.md), sorted. */
+export function realCaseNames(dir = CASES_DIR) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((n) => existsSync(path.join(dir, n, 'case.json')) && existsSync(path.join(dir, n, 'monolith.md')))
+    .sort();
 }
 
-/** The tree's files that a glob list matches. */
-function filesOf(files, globs) {
-  const tests = globs.map((g) => picomatch(g, { dot: true }));
-  return new Set(files.filter((f) => tests.some((t) => t(f))));
+export function readRealCase(name, dir = CASES_DIR) {
+  const d = path.join(dir, name);
+  const info = JSON.parse(readFileSync(path.join(d, 'case.json'), 'utf8'));
+  const tree = readFileSync(path.join(d, 'tree.txt'), 'utf8').split('\n').filter(Boolean);
+  return { name, info, tree, bytes: readFileSync(path.join(d, 'monolith.md')) };
 }
 
-/** Score one case: plan sections matched to labels by title, in order. */
-export function scoreCase(core, c) {
-  const sha256 = createHash('sha256').update(c.bytes).digest('hex');
-  const snapshot = { sources: [{ path: REPO_WIDE, kind: 'copilot-repo', bytes: c.bytes, size: c.bytes.length, sha256 }], refused: [], files: c.files, filesTruncated: false };
-  const plan = core.buildPlan({ snapshot, analysis: core.analyze(snapshot) });
-  const unused = [...c.labels];
-  const rows = [];
-  let humanScoped = 0;
-  let proposedScoped = 0;
-  let hits = 0;
-  for (const s of plan.sections) {
-    const i = unused.findIndex((l) => l.title === s.title);
-    const label = i >= 0 ? unused.splice(i, 1)[0] : null;
-    const proposed = s.applyTo === null ? null : s.applyTo.split(',');
-    if (label?.globs) humanScoped++;
-    if (proposed) proposedScoped++;
-    let hit = false;
-    if (label?.globs && proposed) {
-      const want = filesOf(c.files, label.globs);
-      const got = [...filesOf(c.files, proposed)];
-      hit = got.filter((f) => want.has(f)).length * 2 >= got.length && got.some((f) => want.has(f));
-      if (hit) hits++;
+function fileSet(tree, globs) {
+  const m = globMatcher(globs);
+  return new Set(tree.filter(m));
+}
+function jaccard(a, b) {
+  let inter = 0;
+  for (const x of a) if (b.has(x)) inter++;
+  const union = a.size + b.size - inter;
+  return union === 0 ? 0 : inter / union;
+}
+
+/** Monolith bytes the plan loses: not covered by a section, or not found in the section's output. */
+export function bytesLost(plan, src) {
+  const outputs = new Map(plan.operations.filter((o) => o.content !== null).map((o) => [o.path, Buffer.from(o.content, 'utf8')]));
+  const pieces = plan.sections.flatMap((s) => s.ranges.map((r) => ({ ...r, dest: s.destination }))).sort((a, b) => a.start - b.start || a.end - b.end);
+  const cursor = new Map();
+  let covered = 0;
+  let reached = 0;
+  let found = 0;
+  for (const p of pieces) {
+    // Coverage: bytes of [0, size) that some section holds (overlaps counted once).
+    if (p.end > reached) {
+      covered += p.end - Math.max(p.start, reached);
+      reached = p.end;
     }
-    rows.push({ title: s.title, label: label ? (label.globs?.join(',') ?? 'repo-wide') : '(no label)', proposed: s.applyTo ?? 'repo-wide', hit, evidence: s.evidence.length });
+    const text = src.subarray(p.start, p.end);
+    if (text.length === 0) continue;
+    // Unchanged source: a section kept in an untouched repository-wide file is not lost.
+    const out = outputs.get(p.dest) ?? (p.dest === REPO_WIDE && !plan.operations.some((o) => o.path === REPO_WIDE) ? src : null);
+    if (!out) continue;
+    let at = out.indexOf(text, cursor.get(p.dest) ?? 0);
+    if (at < 0) at = out.indexOf(text);
+    if (at >= 0) {
+      found += text.length;
+      cursor.set(p.dest, at + text.length);
+    }
   }
-  for (const l of unused) {
-    if (l.globs) humanScoped++;
-    rows.push({ title: l.title, label: l.globs?.join(',') ?? 'repo-wide', proposed: '(no such section)', hit: false, evidence: 0 });
-  }
-  const repoOp = plan.operations.find((o) => o.path === REPO_WIDE);
-  const leftover = repoOp ? (repoOp.content === null ? 0 : [...repoOp.content].length) : [...Buffer.from(c.bytes).toString('utf8')].length;
-  const humanLeft = plan.sections.filter((s) => {
-    const l = c.labels.find((x) => x.title === s.title);
-    return l && !l.globs;
-  }).reduce((n, s) => n + s.ranges.reduce((m, r) => m + Buffer.from(c.bytes).subarray(r.start, r.end).toString('utf8').length, 0), 0);
-  const withoutEvidence = plan.sections.filter((s) => s.evidence.length === 0).length;
-  return { name: c.name, plan, rows, humanScoped, proposedScoped, hits, leftover, humanLeft, lossless: plan.lossless.ok, withoutEvidence };
+  return src.length - Math.min(covered, found);
 }
 
-/** Score every case of the set; totals over all sections of all cases. */
-export function evaluate(core, names = readdirSync(EVAL_DIR).filter((n) => existsSync(path.join(EVAL_DIR, n, 'labels.tsv'))).sort()) {
-  const cases = names.map((n) => scoreCase(core, readCase(n)));
-  const sum = (k) => cases.reduce((n, c) => n + c[k], 0);
-  const hits = sum('hits');
+/** Score one real case with core = {analyze, buildPlan}. */
+export function scoreRealCase(core, c) {
+  const { info, tree } = c;
+  const snapshot = {
+    sources: [{ path: REPO_WIDE, kind: 'copilot-repo', bytes: new Uint8Array(c.bytes), size: c.bytes.length, sha256: createHash('sha256').update(c.bytes).digest('hex') }],
+    refused: [],
+    files: tree,
+    filesTruncated: info.treeCapped === true,
+  };
+  const plan = core.buildPlan({ snapshot, analysis: core.analyze(snapshot) });
+  const everywhere = (set) => set.size === tree.length;
+
+  const humans = [];
+  const unmatchable = [];
+  for (const h of info.humans) {
+    if (!h.globs) continue;
+    const set = fileSet(tree, h.globs);
+    if (set.size === 0) unmatchable.push(h.path);
+    else if (!everywhere(set)) humans.push({ path: h.path, applyTo: h.applyTo, set });
+  }
+  const proposals = [];
+  let planRepoWide = 0;
+  let repoOp = null;
+  for (const o of plan.operations) {
+    if (o.path === REPO_WIDE) repoOp = o;
+    if (o.content === null || !INSTR_RE.test(o.path)) continue;
+    const fm = readInstruction(Buffer.from(o.content, 'utf8'));
+    const set = fm.globs ? fileSet(tree, fm.globs) : new Set();
+    if (everywhere(set)) planRepoWide += Buffer.byteLength(o.content, 'utf8');
+    else proposals.push({ path: o.path, applyTo: fm.applyTo, set, bytes: Buffer.byteLength(o.content, 'utf8') });
+  }
+  planRepoWide += repoOp ? (repoOp.content === null ? 0 : Buffer.byteLength(repoOp.content, 'utf8')) : c.bytes.length;
+
+  // One-to-one pairing, best Jaccard first (ties by path, so the result is deterministic).
+  const pairs = [];
+  for (const h of humans) for (const p of proposals) {
+    const j = jaccard(h.set, p.set);
+    if (j >= HIT_JACCARD) pairs.push({ h, p, j });
+  }
+  pairs.sort((a, b) => b.j - a.j || (a.h.path < b.h.path ? -1 : a.h.path > b.h.path ? 1 : a.p.path < b.p.path ? -1 : a.p.path > b.p.path ? 1 : 0));
+  const usedH = new Set();
+  const usedP = new Set();
+  const hits = [];
+  for (const x of pairs) {
+    if (usedH.has(x.h) || usedP.has(x.p)) continue;
+    usedH.add(x.h);
+    usedP.add(x.p);
+    hits.push({ human: x.h.path, humanApplyTo: x.h.applyTo, proposal: x.p.path, proposalApplyTo: x.p.applyTo, jaccard: x.j });
+  }
+  const best = (set, others) => others.reduce((m, o) => Math.max(m, jaccard(set, o.set)), 0);
   return {
-    cases,
-    recall: sum('humanScoped') ? hits / sum('humanScoped') : 1,
-    precision: sum('proposedScoped') ? hits / sum('proposedScoped') : 1,
+    textPlaced: textPlaced(plan, info, { hits, humans, unmatchable, repoWideDest: new Set([REPO_WIDE, ...plan.operations.filter((o) => o.content !== null && INSTR_RE.test(o.path) && !proposals.some((p) => p.path === o.path)).map((o) => o.path)]) }),
+    name: c.name,
+    repo: info.repo,
+    kind: info.kind,
+    humanUnits: humans.length,
+    proposalUnits: proposals.length,
     hits,
-    humanScoped: sum('humanScoped'),
-    proposedScoped: sum('proposedScoped'),
-    leftover: sum('leftover'),
-    humanLeft: sum('humanLeft'),
-    lossless: cases.every((c) => c.lossless),
-    withoutEvidence: sum('withoutEvidence'),
+    missed: humans.filter((h) => !usedH.has(h)).map((h) => ({ path: h.path, applyTo: h.applyTo, files: h.set.size, bestJaccard: best(h.set, proposals) })),
+    unmatched: proposals.filter((p) => !usedP.has(p)).map((p) => ({ path: p.path, applyTo: p.applyTo, files: p.set.size, bestJaccard: best(p.set, humans) })),
+    unmatchable,
+    bytesLost: bytesLost(plan, c.bytes),
+    monolithBytes: c.bytes.length,
+    planRepoWide,
+    humansRepoWide: info.humansRepoWideBytes,
+    repoWideRatio: info.humansRepoWideBytes > 0 ? planRepoWide / info.humansRepoWideBytes : null,
+    filesCreated: plan.operations.filter((o) => o.op === 'create').length,
   };
 }
 
-const pct = (x) => `${(100 * x).toFixed(0)} %`;
+/**
+ * Reassembly only (where each monolith byte's human file is known): of the bytes of human files,
+ * how many the plan sends where that human file's text belongs: a scoped human file's bytes to
+ * the written file paired with it (a hit), a repository-wide part's bytes (the existing
+ * `.github/copilot-instructions.md`, files matching every path) to the repository-wide file or a
+ * written file matching every path. Bytes of human files that match no path are not counted.
+ */
+function textPlaced(plan, info, { hits, humans, unmatchable, repoWideDest }) {
+  if (!info.monolithParts) return null;
+  const paired = new Map(hits.map((h) => [h.proposal, h.human]));
+  const scoped = new Set(humans.map((h) => h.path));
+  const skip = new Set(unmatchable);
+  let right = 0;
+  let total = 0;
+  const pieces = plan.sections.flatMap((x) => x.ranges.map((r) => ({ ...r, dest: x.destination })));
+  for (const part of info.monolithParts) {
+    if (skip.has(part.from)) continue;
+    total += part.end - part.start;
+    const wide = !scoped.has(part.from);
+    for (const p of pieces) {
+      const o = Math.min(p.end, part.end) - Math.max(p.start, part.start);
+      if (o <= 0) continue;
+      if (wide ? repoWideDest.has(p.dest) : paired.get(p.dest) === part.from) right += o;
+    }
+  }
+  return { right, total };
+}
+
+function median(xs) {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Pooled figures over a list of scored cases. */
+export function summarize(cases) {
+  const sum = (f) => cases.reduce((n, c) => n + f(c), 0);
+  const hits = sum((c) => c.hits.length);
+  const humanUnits = sum((c) => c.humanUnits);
+  const proposalUnits = sum((c) => c.proposalUnits);
+  const js = cases.flatMap((c) => c.hits.map((h) => h.jaccard));
+  const ratios = cases.map((c) => c.repoWideRatio).filter((r) => r !== null);
+  return {
+    cases: cases.length,
+    hits,
+    humanUnits,
+    proposalUnits,
+    recall: humanUnits ? hits / humanUnits : null,
+    precision: proposalUnits ? hits / proposalUnits : null,
+    meanHitJaccard: js.length ? js.reduce((a, b) => a + b, 0) / js.length : null,
+    bytesLost: sum((c) => c.bytesLost),
+    casesLosingBytes: cases.filter((c) => c.bytesLost > 0).map((c) => c.name),
+    medianRepoWideRatio: median(ratios),
+    ratioCases: ratios.length,
+    planRepoWide: sum((c) => c.planRepoWide),
+    humansRepoWide: sum((c) => c.humansRepoWide),
+    filesCreated: sum((c) => c.filesCreated),
+    textPlaced: (() => {
+      const t = cases.map((c) => c.textPlaced).filter(Boolean);
+      return t.length ? { right: t.reduce((n, x) => n + x.right, 0), total: t.reduce((n, x) => n + x.total, 0), cases: t.length, median: median(t.filter((x) => x.total > 0).map((x) => x.right / x.total)) } : null;
+    })(),
+  };
+}
+
+/** Score every vendored real case (or the named ones); figures per kind and over all. */
+export function evaluateReal(core, names = realCaseNames()) {
+  const cases = names.map((n) => scoreRealCase(core, readRealCase(n)));
+  return {
+    cases,
+    split: summarize(cases.filter((c) => c.kind === 'split')),
+    reassembly: summarize(cases.filter((c) => c.kind === 'reassembly')),
+    all: summarize(cases),
+  };
+}
+
+const pct = (x) => (x === null ? 'n/a' : `${(100 * x).toFixed(0)} %`);
+const times = (x) => (x === null ? 'n/a' : `${x.toFixed(2)}×`);
+
+/** Why a figure over these cases falls short: where the misses and the extra files are. */
+function why(cases, what) {
+  const top = (f) =>
+    cases
+      .map((c) => [c.repo, f(c)])
+      .filter(([, n]) => n > 0)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, 5)
+      .map(([repo, n]) => `${repo} ${n}`)
+      .join(', ');
+  if (what === 'recall') {
+    const missed = cases.flatMap((c) => c.missed);
+    const near = missed.filter((m) => m.bestJaccard > 0).length;
+    return `${missed.length} human files matched by no written file (${near} share some files with a written file, below Jaccard 0.5; ${missed.length - near} share none); most in ${top((c) => c.missed.length)}. \`node bench/eval.mjs --units\` lists them.`;
+  }
+  if (what === 'precision') {
+    const extra = cases.flatMap((c) => c.unmatched);
+    const dup = cases.reduce((n, c) => n + c.unmatched.filter((u) => u.bestJaccard >= HIT_JACCARD).length, 0);
+    return `${extra.length} written files match no human file one to one (${dup} of them cover a human file's scope that another written file already took: more than one file per topic); most in ${top((c) => c.unmatched.length)}.`;
+  }
+  if (what === 'ratio') return `Largest ratios: ${cases.filter((c) => c.repoWideRatio !== null).sort((a, b) => b.repoWideRatio - a.repoWideRatio).slice(0, 5).map((c) => `${c.repo} ${c.repoWideRatio.toFixed(1)}×`).join(', ')}.`;
+  return `Bytes lost in ${cases.filter((c) => c.bytesLost > 0).map((c) => `${c.repo} (${c.bytesLost} B)`).join(', ')}.`;
+}
+
+/** Rows for bench/run.mjs: the real figures against the targets, then the regression set as info. */
+export function rows(r, labelled) {
+  const out = [];
+  if (r.all.cases === 0) {
+    out.push({ case: 'scope recall and precision', input: 'no real cases found', value: '—', target: '≥ 70 % / ≥ 90 %', status: 'MISS', note: `no case folders in ${CASES_DIR}: set COPILOT_ONBOARDING_EVAL_CASES to the cases' folder, or build them with bench/eval-make-case.mjs from the repositories in bench/eval-cases.tsv (bench/eval-sources.md)` });
+  }
+  for (const kind of ['split', 'reassembly', 'all']) {
+    const s = r[kind];
+    if (s.cases === 0) continue;
+    const input = kind === 'all' ? `all ${s.cases} real cases` : `${s.cases} real ${kind === 'split' ? 'maintainers\u2019 splits' : 'reassembled repositories'}`;
+    const target = kind === 'all';
+    const cs = kind === 'all' ? r.cases : r.cases.filter((c) => c.kind === kind);
+    out.push({ case: 'scope recall', input, value: `${pct(s.recall)} (${s.hits}/${s.humanUnits})`, target: '≥ 70 %', status: !target ? 'info' : s.recall >= 0.7 ? 'PASS' : 'MISS', note: `human files whose scope a written file matches (Jaccard ≥ ${HIT_JACCARD} over the tree, one to one); mean Jaccard of hits ${s.meanHitJaccard === null ? 'n/a' : s.meanHitJaccard.toFixed(2)}`, why: why(cs, 'recall') });
+    out.push({ case: 'scope precision', input, value: `${pct(s.precision)} (${s.hits}/${s.proposalUnits})`, target: '≥ 90 %', status: !target ? 'info' : s.precision >= 0.9 ? 'PASS' : 'MISS', note: `written path-specific files that match a human file's scope; ${s.filesCreated} files created in all`, why: why(cs, 'precision') });
+    out.push({ case: 'bytes lost', input, value: `${s.bytesLost} B`, target: '0', status: !target ? 'info' : s.bytesLost === 0 ? 'PASS' : 'MISS', note: s.casesLosingBytes.length ? `in ${s.casesLosingBytes.join(', ')}` : 'every monolith byte found in its output', why: why(cs, 'lost') });
+    out.push({ case: 'repository-wide after the plan', input, value: `${times(s.medianRepoWideRatio)} the humans' (median of ${s.ratioCases})`, target: '≤ 2×', status: !target ? 'info' : s.medianRepoWideRatio !== null && s.medianRepoWideRatio <= 2 ? 'PASS' : 'MISS', note: `${s.planRepoWide} B always-on after the plans vs ${s.humansRepoWide} B in the humans' repository-wide files (and files matching every path)`, why: why(cs, 'ratio') });
+  }
+  const tp = r.reassembly.textPlaced;
+  if (tp) out.push({ case: 'text placed with its scope', input: `${tp.cases} real reassembled repositories`, value: `${pct(tp.right / tp.total)} of the bytes (median per case ${pct(tp.median)})`, target: '—', status: 'info', note: `${tp.right} of ${tp.total} bytes of the human files go where that file's text belongs: the written file paired with it, or the repository-wide file for repository-wide parts` });
+  if (labelled) {
+    out.push({ case: 'labelled regression set', input: `${labelled.cases.length} labelled/synthetic cases (test/fixtures/eval)`, value: `recall ${pct(labelled.recall)} (${labelled.hits}/${labelled.humanScoped}), precision ${pct(labelled.precision)} (${labelled.hits}/${labelled.proposedScoped})`, target: '—', status: 'info', note: `not counted in the figures above; bytes lost: ${labelled.lossless ? 0 : 'SOME'}` });
+  }
+  return out;
+}
 
 /** The bench case: rows for bench/run.mjs. */
 export async function run({ log = () => {} } = {}) {
-  const { DIST } = await import('./lib.mjs');
-  const { pathToFileURL } = await import('node:url');
-  const load = (rel) => import(pathToFileURL(path.join(DIST, rel)).href);
+  const { load } = await import('./lib.mjs');
   const core = { analyze: (await load('core/analyze.js')).analyze, buildPlan: (await load('core/plan.js')).buildPlan };
-  const r = evaluate(core);
-  for (const c of r.cases) log(`  ${c.name}: ${c.hits}/${c.humanScoped} human-scoped found, ${c.proposedScoped} proposed, leftover ${c.leftover} chars (labels: ${c.humanLeft})`);
-  const input = `${r.cases.length} labelled cases (test/fixtures/eval)`;
-  const rows = [
-    { case: 'scope recall', input, value: `${pct(r.recall)} (${r.hits}/${r.humanScoped})`, target: '≥ 70 %', status: r.recall >= 0.7 ? 'PASS' : 'MISS', note: 'human-scoped sections the plan scopes onto the same files' },
-    { case: 'scope precision', input, value: `${pct(r.precision)} (${r.hits}/${r.proposedScoped})`, target: '≥ 90 %', status: r.precision >= 0.9 ? 'PASS' : 'MISS', note: 'scoped sections the labels scope too, onto the same files' },
-    { case: 'leftover', input, value: `${r.leftover} chars`, target: '—', status: 'info', note: `repository-wide characters after the plans (labels: ${r.humanLeft}); bytes lost: ${r.lossless ? 0 : 'SOME'}; sections without evidence: ${r.withoutEvidence}` },
-  ];
-  return { rows, result: { ...r, cases: r.cases.map(({ plan, ...c }) => c) } };
+  const t0 = performance.now();
+  const r = evaluateReal(core);
+  const ms = performance.now() - t0;
+  for (const c of r.cases) log(`  ${c.kind.padEnd(10)} ${c.name}: ${c.hits.length}/${c.humanUnits} human units hit, ${c.proposalUnits} proposed, lost ${c.bytesLost} B, repo-wide ${c.planRepoWide} B vs humans ${c.humansRepoWide} B`);
+  log(`  scored ${r.cases.length} real cases in ${ms.toFixed(0)} ms`);
+  const { evaluate } = await import('./eval-labelled.mjs');
+  const labelled = evaluate(core);
+  return { rows: rows(r, labelled), result: { ...r, labelled: { ...labelled, cases: labelled.cases.map(({ plan, ...c }) => c) }, ms } };
 }
 
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
-  const { rows, result } = await run({ log: (s) => process.stderr.write(`${s}\n`) });
-  if (process.argv.includes('--sections')) for (const c of result.cases) for (const x of c.rows) console.log([c.name, x.hit ? 'HIT' : '', x.title, x.label, x.proposed].join('\t'));
-  for (const r of rows) console.log(`${r.case}: ${r.value} (target ${r.target}) ${r.status} — ${r.note}`);
+  const { rows: rs, result } = await run({ log: (s) => process.stderr.write(`${s}\n`) });
+  if (process.argv.includes('--json')) console.log(JSON.stringify(result, null, 2));
+  if (process.argv.includes('--units'))
+    for (const c of result.cases) {
+      for (const h of c.hits) console.log(['HIT', c.name, h.human, h.humanApplyTo, h.proposal, h.proposalApplyTo, h.jaccard.toFixed(2)].join('\t'));
+      for (const h of c.missed) console.log(['MISSED', c.name, h.path, h.applyTo, `${h.files} files`, `best J ${h.bestJaccard.toFixed(2)}`].join('\t'));
+      for (const p of c.unmatched) console.log(['EXTRA', c.name, p.path, p.applyTo, `${p.files} files`, `best J ${p.bestJaccard.toFixed(2)}`].join('\t'));
+    }
+  for (const r of rs) console.log(`${r.case} — ${r.input}: ${r.value} (target ${r.target}) ${r.status} — ${r.note}`);
 }

@@ -9,7 +9,7 @@
  *   npm run bench -- --quick --write    ... and writes the doc anyway (marked as a quick run)
  *   npm run bench -- --no-write         full run without touching the doc
  *   npm run bench -- --runs 9           more timed runs (full mode; at least 5)
- *   npm run bench -- --only analyze,traces   some cases only (analyze, migrate, backup, questions, traces, stdio, eval, coldstart); never writes the doc
+ *   npm run bench -- --only analyze,traces   some cases only (analyze, migrate, backup, questions, traces, stdio, loads, eval, coldstart); never writes the doc
  *
  * The built code in dist/ is measured (npm run bench builds first). A JSON copy of the
  * results goes to bench/.out/results.json (git-ignored).
@@ -63,6 +63,7 @@ const CASES = [
       };
     },
   },
+  { id: 'loads', title: 'what loads where', run: async () => (await import('./loads.mjs')).run({ runs, log }) },
   { id: 'eval', title: 'scope evaluation', run: async () => (await import('./eval.mjs')).run({ log }) },
   { id: 'coldstart', title: 'cold start', run: () => coldStartCase.run({ runs: quick ? runs : Math.max(15, runs), warmup: quick ? 0 : 1, log }) },
 ];
@@ -143,6 +144,7 @@ function profileNote(r) {
 }
 
 function explain(r) {
+  if (r.why) return r.why;
   const d = r.detail ?? {};
   if (r.case === 'analyze + propose') {
     const p = d.ours.phases;
@@ -380,7 +382,7 @@ function doc() {
     'npm run bench -- --quick           # about a minute or less; indicative numbers; the doc is not written',
     'npm run bench -- --quick --write   # quick, and write the doc anyway (it says it is a quick run)',
     'npm run bench -- --no-write        # full run, doc untouched',
-    'npm run bench -- --only analyze,migrate   # some cases (analyze, migrate, backup, questions, traces, stdio, eval, coldstart); doc untouched',
+    'npm run bench -- --only analyze,migrate   # some cases (analyze, migrate, backup, questions, traces, stdio, loads, eval, coldstart); doc untouched',
     '```',
     '',
     'On the machine above (2 cores shared with other jobs, load average about 2), `npm run bench -- --quick` took 45 s including the build, 57 s when it also had to build the fixture cache. The question and trace fixtures (10,000 files each) are built once and cached in `$TMPDIR/copilot-onboarding-bench-cache/`, keyed by the hash of the code that writes and reads them (`BENCH_FRESH_FIXTURES=1` rebuilds them); every timed call checks its result against them.',

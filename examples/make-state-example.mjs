@@ -15,13 +15,16 @@ import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextpr
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.resolve(process.argv[2] ?? path.join(repo, '.copilot-state.example'));
 const ws = mkdtempSync(path.join(os.tmpdir(), 'co-example-state-'));
+// The traces are authenticated with a per-user key: a throwaway one here, never the maintainer's
+// own (so on every machine the example's records are "written with another key": chain-checked only).
+const keyDir = mkdtempSync(path.join(os.tmpdir(), 'co-example-key-'));
 cpSync(path.join(repo, 'examples/orders-service'), ws, { recursive: true });
 
 async function session({ name, caps, answers, samples = [], env = {} }) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [path.join(repo, 'dist/index.js'), 'serve', '--workspace', ws],
-    env: { ...process.env, ...env },
+    env: { ...process.env, COPILOT_ONBOARDING_CONFIG_DIR: keyDir, ...env },
     stderr: 'ignore',
   });
   const client = new Client({ name, version: '1.0.0' }, { capabilities: caps });
@@ -91,4 +94,5 @@ try {
   process.stdout.write(`wrote ${path.relative(process.cwd(), out) || out}\n`);
 } finally {
   rmSync(ws, { recursive: true, force: true });
+  rmSync(keyDir, { recursive: true, force: true });
 }

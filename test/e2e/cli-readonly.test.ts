@@ -200,7 +200,7 @@ describe('a survey of several repositories', () => {
 
     const err = r.err.trim().split('\n');
     expect(err).toEqual([
-      expect.stringMatching(/^\[1\/5\] .*good1: migration proposed \(7 operation\(s\), plan [0-9a-f]{16}\)$/),
+      expect.stringMatching(/^\[1\/5\] .*good1: migration proposed \(8 operation\(s\), plan [0-9a-f]{16}\)$/),
       `[2/5] ${missing}: WORKSPACE_INVALID: The workspace ${missing} does not exist.`,
       `[3/5] ${file}: WORKSPACE_INVALID: The workspace ${file} is a file, not a folder.`,
       `[4/5] ${locked}: WORKSPACE_INVALID: The workspace ${locked} cannot be read (permission denied).`,
@@ -226,8 +226,8 @@ describe('a survey of several repositories', () => {
     expect(r.out).toContain(`== ${path.join(dir, 'one')}\nPattern: structured.`);
     expect(r.out).toContain(`== ${path.join(dir, 'two')}\nPattern: structured.`);
     expect(r.err.trim().split('\n')).toEqual([
-      `[1/2] ${path.join(dir, 'one')}: pattern structured, 8 section(s), 0 problem(s)`,
-      `[2/2] ${path.join(dir, 'two')}: pattern structured, 8 section(s), 0 problem(s)`,
+      `[1/2] ${path.join(dir, 'one')}: pattern structured, 8 section(s), 1 problem(s)`,
+      `[2/2] ${path.join(dir, 'two')}: pattern structured, 8 section(s), 1 problem(s)`,
     ]);
     const missingList = await run(['analyze', '--workspaces-from', path.join(dir, 'nope.txt')]);
     expect(missingList.code).toBe(2);

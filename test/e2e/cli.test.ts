@@ -581,8 +581,9 @@ describe('copilot-onboarding rollback', () => {
     await fsp.appendFile(path.join(m.root, created), '\nlocal edit\n');
     const r = await run(['rollback', '--workspace', m.root], { isTTY: true, input: 'y\n' });
     expect(r.code, r.err).toBe(0);
-    expect(r.out).toContain('WARNING: 1 file was edited since the migration; those edits will be lost.');
-    expect(r.out).toContain(`- Edited since the migration, the edit will be lost: \`${created}\`.`);
+    expect(r.out).toMatch(/WARNING: 1 file was edited since the migration; it is saved to `\.copilot-state\/backups\/[^`]+\.edited\/` first/);
+    expect(r.out).toContain(`- Edited since the migration: \`${created}\` is saved to`);
+    expect(r.out).toMatch(new RegExp(`Files edited since the migration were saved first: \\.copilot-state/backups/[^ ]+\\.edited/${created.replace(/\./g, '\\.')}`));
     expect(await lastTrace(m.root)).toMatchObject({ subject: { editedSinceMigration: [created] } });
     expect(await digest(m.root)).toEqual(m.before);
   });

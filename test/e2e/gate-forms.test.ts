@@ -80,7 +80,7 @@ async function fourForms(root: string): Promise<{ shown: Shown[]; plan: { paths:
   const forms = ['approve', 'migrate', 'rollback', 'rollback-edited'];
   const shown = h.shown.map((s, i) => ({ form: forms[i]!, message: (s as { message: string }).message }));
   expect(shown[3]!.message).toMatch(/WARNING: 1 file was edited since the migration/);
-  expect(shown[3]!.message).toContain(`- Edited since the migration, the edit will be lost: \`${created}\`.`);
+  expect(shown[3]!.message).toMatch(new RegExp(`- Edited since the migration: \`${created.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\` is saved to \`\\.copilot-state/backups/[^\`]+\\.edited/\` first, then put back as before the migration\\.`));
   return { shown, plan: { paths: plan.operations.map((o) => o.path), globs: plan.sections.map((s) => s.applyTo).filter((g): g is string => g !== null) } };
 }
 

@@ -187,7 +187,8 @@ describe('mcpdo (MCP Inspector 2.12.0) with form elicitation, against the built 
     const question = 'Which test runner do you want? # with: colon';
     const answer = 'Use vitest: "always"';
     const q = await pending('question_ask', { question });
-    expect(q).toMatchObject({ mode: 'form', toolName: 'question_ask', message: question });
+    // Shown through the form renderer: the `#` is escaped, so CommonMark shows it literally.
+    expect(q).toMatchObject({ mode: 'form', toolName: 'question_ask', message: 'Which test runner do you want? \\# with: colon' });
     expect(q.requestedSchema.properties.answer!.type).toBe('string');
     const qa = await respond(q.elicitationId, { answer });
     expect(qa.code, qa.stderr).toBe(0);
@@ -253,7 +254,7 @@ describe('mcpdo (MCP Inspector 2.12.0) with form elicitation, against the built 
     const traces = await readTraces(root);
     expect(traces.map((t) => `${t.action}:${t.outcome}`)).toEqual(['question:answered', 'approve:declined', 'approve:approved', 'migrate:approved', 'rollback:approved']);
     for (const t of traces) expect(t).toMatchObject({ channel: 'mcp', client: { name: CLIENT, version: '2.12.0' } });
-    expect(traces[0]).toMatchObject({ message: question, response: { action: 'accept', content: { answer } } });
+    expect(traces[0]).toMatchObject({ message: q.message, response: { action: 'accept', content: { answer } } });
     expect(traces[1]).toMatchObject({ response: { action: 'decline' }, message: a1.message, schema: a1.requestedSchema });
     expect(traces[2]).toMatchObject({ response: { action: 'accept', content: { approved: true } }, subject: { planId: plan.planId, planSha256: plan.sha256 } });
     expect(traces[3]).toMatchObject({ response: { action: 'accept', content: { confirmed: true, understood_risks: true } } });

@@ -162,11 +162,55 @@ describe('JSON-RPC over stdio (raw client)', () => {
     r.send(JSON.stringify({ jsonrpc: '2.0', id: 21, method: 'ping' }));
     const err = await r.waitFor((m) => m.error !== undefined && /longer than the limit/.test(m.error.message), 'the size refusal');
     expect(err.error?.code).toBe(-32600);
-    expect(err.id).toBeNull();
+    expect(err.id, 'answered with its own id: the id is in the first bytes kept').toBe(20);
     expect(await r.waitFor((m) => m.id === 21, 'the ping after it')).toMatchObject({ result: {} });
     expect(Date.now() - t0).toBeLessThan(10_000);
-    expect(r.messages.some((m) => m.id === 20)).toBe(false);
+    expect(r.messages.filter((m) => m.id === 20), 'never executed: its one answer is the error').toEqual([err]);
     expect(r.stderr).toMatch(/longer than the limit of 65536 bytes/);
+  });
+
+  it('an oversized request whose id comes last is answered with that id; one without an id gets id null', async () => {
+    const r = start({ COPILOT_ONBOARDING_MAX_MESSAGE_BYTES: String(64 * 1024) });
+    await initialize(r);
+    const big = `{"jsonrpc":"2.0","method":"tools/call","params":{"name":"onboarding_status","arguments":{"pad":"${'x'.repeat(200 * 1024)}"}},"id":"last-77"}`;
+    for (let i = 0; i < big.length; i += 64 * 1024) r.child.stdin.write(big.slice(i, i + 64 * 1024));
+    r.send('');
+    const err = await r.waitFor((m) => m.id === 'last-77', 'the refusal with its id');
+    expect(err.error?.code).toBe(-32600);
+    expect(err.error?.message).toMatch(/longer than the limit/);
+    r.send(`{"jsonrpc":"2.0","method":"tools/call","params":{"id":5,"pad":"${'x'.repeat(200 * 1024)}"}}`);
+    const anon = await r.waitFor((m) => m.id === null && /longer than the limit/.test(m.error?.message ?? ''), 'the refusal without an id');
+    expect(anon.error?.code).toBe(-32600);
+    expect(r.messages.some((m) => m.id === 5), 'an id inside params is not the request id').toBe(false);
+  });
+
+  it('initialize with invalid params: -32602 with a one-line message, and the session stays uninitialized', async () => {
+    const r = start();
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {} } }));
+    const err = await r.waitFor((m) => m.id === 1, 'the initialize refusal');
+    expect(err.error?.code).toBe(-32602);
+    expect(err.error?.message).toMatch(/^Invalid params: initialize params\.clientInfo: /);
+    expect(err.error?.message).not.toMatch(/\n/);
+    expect(r.lines[0]!.length).toBeLessThan(400);
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    expect((await r.waitFor((m) => m.id === 2, 'tools/list after the bad initialize')).error?.message).toMatch(/before initialize/);
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: 7, capabilities: {}, clientInfo: { name: 'x', version: '1' } } }));
+    expect((await r.waitFor((m) => m.id === 3, 'the second refusal')).error).toMatchObject({ code: -32602, message: expect.stringMatching(/protocolVersion/) });
+    await initialize(r);
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
+    expect((await r.waitFor((m) => m.id === 5, 'tools/list after initialize')).result?.tools).toBeInstanceOf(Array);
+  });
+
+  it('no server request before the initialize answer: initialized sent early or in the same write as initialize', async () => {
+    const r = start();
+    // notifications/initialized before initialize is dropped (it would start the session's pings and logs).
+    r.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    // initialize and initialized in one write: the server's first request (a ping) must come after the answer.
+    r.child.stdin.write(`${JSON.stringify(INIT)}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    await r.waitFor((m) => m.method === 'ping', "the server's ping");
+    expect(r.messages[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'copilot-onboarding' } } });
+    expect(r.messages.filter((m) => m.method === 'ping')).toHaveLength(1);
+    expect(r.stderr).toMatch(/dropped notifications\/initialized sent before initialize/);
   });
 
   it('an oversized form answer fails its form at once: the gate refuses and traces the outcome error', async () => {
@@ -195,6 +239,29 @@ describe('JSON-RPC over stdio (raw client)', () => {
     const traces = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { action: string; outcome: string; error: string | null });
     expect(traces).toEqual([expect.objectContaining({ action: 'approve', outcome: 'error', error: expect.stringMatching(/longer than the limit/) })]);
     expect(r.stderr).toMatch(/refused an oversized JSON-RPC response/);
+  });
+
+  it('a client that disconnects (stdin ends) while a form is open leaves a trace: cancelled, disconnect; nothing changed', async () => {
+    const r = start();
+    mkdirSync(path.join(root, '.github'), { recursive: true });
+    writeFileSync(path.join(root, '.github', 'copilot-instructions.md'), '# Rules\n\nBe kind.\n\n## TypeScript\n\nUse strict mode in every `.ts` file.\n');
+    mkdirSync(path.join(root, 'src'), { recursive: true });
+    writeFileSync(path.join(root, 'src', 'index.ts'), 'export {};\n');
+    r.send(JSON.stringify({ ...INIT, params: { ...INIT.params, capabilities: { elicitation: { form: {} } } } }));
+    await r.waitFor((m) => m.id === 1 && m.result !== undefined, 'the initialize answer');
+    r.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 40, method: 'tools/call', params: { name: 'onboarding_propose', arguments: { narrate: false } } }));
+    await r.waitFor((m) => m.id === 40, 'the propose answer');
+    r.send(JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'onboarding_approve', arguments: {} } }));
+    await r.waitFor((m) => m.method === 'elicitation/create', 'the approve form');
+    await r.close(); // stdin ends; the process exits
+    raw = undefined;
+    const dir = path.join(root, '.copilot-state', 'elicitation-traces');
+    const traces = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { action: string; outcome: string; error: string | null });
+    expect(traces).toEqual([expect.objectContaining({ action: 'approve', outcome: 'cancelled', error: expect.stringMatching(/^disconnect: the client disconnected while the form was open/) })]);
+    const st = JSON.parse(readFileSync(path.join(root, '.copilot-state', 'onboarding.json'), 'utf8')) as { approval?: unknown };
+    expect(JSON.stringify(st)).not.toMatch(/"approved"\s*:\s*true/);
+    expect(existsSync(path.join(root, '.github', 'instructions'))).toBe(false);
   });
 
   it('a gate refusal from a thrown error carries structuredContent with an error field', async () => {

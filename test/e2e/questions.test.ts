@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connect, removeWorkspace, textOf, type Harness } from '../helpers/harness.js';
+import { questionForm } from '../../server/src/core/form-render.js';
 import { verifyChain } from '../../server/src/io/traces.js';
 import type { ElicitationTrace } from '../../server/src/schemas/trace.js';
 
@@ -80,11 +81,11 @@ describe('question_ask', () => {
     const doc = parse(text) as Record<string, unknown>;
     expect(doc).toMatchObject({ question, answer });
     expect(doc.trace).toMatch(/^elicitation-traces\/.*-question\.json$/);
-    // The human saw the question verbatim, with a string field.
-    expect(h.shown[0]!.message).toBe(question);
+    // The human saw the question through the form renderer (CommonMark specials escaped), with a string field.
+    expect(h.shown[0]!.message).toBe(questionForm(question));
     expect((h.shown[0] as { requestedSchema: { properties: Record<string, { type: string }> } }).requestedSchema.properties.answer!.type).toBe('string');
     const [t] = await traces(h.root);
-    expect(t).toMatchObject({ action: 'question', outcome: 'answered', channel: 'mcp', client: { name: 'test-client', version: '1.2.3' }, message: question });
+    expect(t).toMatchObject({ action: 'question', outcome: 'answered', channel: 'mcp', client: { name: 'test-client', version: '1.2.3' }, message: questionForm(question) });
     expect(t!.response).toEqual({ action: 'accept', content: { answer } });
   });
 
@@ -145,7 +146,7 @@ describe('question_ask', () => {
     await h.waitForAbort();
     expect(h.aborted).toBe(1);
     const root = h.root;
-    await vi.waitFor(async () => expect((await traces(root))[0]).toMatchObject({ outcome: 'cancelled' }));
+    await vi.waitFor(async () => expect((await traces(root))[0]).toMatchObject({ outcome: 'cancelled', error: expect.not.stringMatching(/disconnect/) }));
     expect(await questionFiles(h.root)).toEqual([]);
   });
 
@@ -157,7 +158,7 @@ describe('question_ask', () => {
     await h.close();
     h = undefined;
     expect(await pending).toBeInstanceOf(Error);
-    await vi.waitFor(async () => expect((await traces(root))[0]).toMatchObject({ outcome: 'cancelled' }));
+    await vi.waitFor(async () => expect((await traces(root))[0]).toMatchObject({ outcome: 'cancelled', error: expect.stringMatching(/^disconnect: /) }));
     expect(await questionFiles(root)).toEqual([]);
     removeWorkspace(root);
   });

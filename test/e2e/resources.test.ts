@@ -62,7 +62,8 @@ describe('resources', () => {
         `copilot-onboarding://traces/sampling/${sFiles[0]}`,
       ]),
     );
-    expect(resources.every((r) => r.mimeType === 'application/json')).toBe(true);
+    // Every resource is JSON but the plan view, the one MCP App (test/e2e/plan-view.test.ts).
+    expect(resources.filter((r) => r.mimeType !== 'application/json').map((r) => [r.uri, r.mimeType])).toEqual([['ui://copilot-onboarding/plan-view', 'text/html;profile=mcp-app']]);
     const { resourceTemplates } = await hh.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['copilot-onboarding://traces/{chain}/{file}']);
   });

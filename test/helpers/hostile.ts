@@ -128,7 +128,7 @@ export function wsDigest(root: string): Record<string, string> {
 }
 
 /** Everything in the workspace except `.github/` and the state folder (must never change). */
-function nonGithubDigest(root: string): Record<string, string> {
+export function nonGithubDigest(root: string): Record<string, string> {
   return treeDigestSync(root, [STATE, '.github']);
 }
 
@@ -350,7 +350,7 @@ export function forgeTarGz(entries: TarEntry[]): Buffer {
   return zlib.gzipSync(Buffer.concat([...entries.map(tarEntry), Buffer.alloc(1024)]));
 }
 
-function sha256(b: Uint8Array | string): string {
+export function sha256(b: Uint8Array | string): string {
   return hashBytes(b);
 }
 

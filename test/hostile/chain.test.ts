@@ -191,7 +191,7 @@ describe('approvals bound to a workspace, a sealed expiry and the clock', () => 
     expect(expectRefused(await h2.call('onboarding_migrate', {}), 'TRACE_CHAIN_BROKEN')).toMatch(/dated in the future/);
     expect(h2.shown).toHaveLength(0);
     await expectSafe(h2, sb, before);
-    expect(traceRecords(sb.root).find((t) => t.rec.action === 'approve')!.rec).toMatchObject({ format: 'copilot-onboarding/elicitation-trace@2', workspace: expect.any(String), expires_at: expect.any(String) });
+    expect(traceRecords(sb.root).find((t) => t.rec.action === 'approve')!.rec).toMatchObject({ format: 'copilot-onboarding/elicitation-trace@3', workspace: expect.any(String), expires_at: expect.any(String), mac: expect.stringMatching(/^[0-9a-f]{64}$/) });
   });
 });
 

@@ -5,7 +5,10 @@
  * `.github/instructions/`, the migration writes nothing else, and rollback restores every byte.
  */
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../server/src/cli/program.js';
+import { textOf } from '../helpers/harness.js';
 import { cleanup, expectOk, open, roundTrip, sandbox, write } from '../helpers/hostile.js';
 
 afterEach(cleanup);
@@ -37,12 +40,13 @@ describe('hostile headings', () => {
     const body = lines.map((l, i) => `${l}\n\n- rule ${i + 1} for this part.\n`).join('\n');
     write(sb.root, '.github/copilot-instructions.md', `# Project\n\nBe concise.\n\n${body}`);
 
-    // Every heading section gets an applyTo by override, so its slug comes from the heading.
+    // Every heading section gets an applyTo of its own by override that names no topic or folder
+    // (one file per scope), so each file is its own and its slug comes from the heading.
     const probe = await open(sb.root);
     const a = expectOk(await probe.call('onboarding_analyze', { narrate: false }));
     const headed = (a.sections as Array<{ id: string; kind: string }>).filter((s) => s.kind === 'heading');
     expect(headed).toHaveLength(lines.length);
-    const overrides = headed.map((s) => ({ section: s.id, applyTo: 'src/**' }));
+    const overrides = headed.map((s, i) => ({ section: s.id, applyTo: `src/**/*.ts,**/x${i}.ts` }));
 
     const { plan, created } = await roundTrip(sb, overrides);
     expect(created).toHaveLength(lines.length);
@@ -55,5 +59,48 @@ describe('hostile headings', () => {
     // Every section landed in its own file (no two headings were merged by accident).
     const dests = (plan.sections as Array<{ id: string; destination: string }>).filter((s) => headed.some((h) => h.id === s.id)).map((s) => s.destination);
     expect(new Set(dests).size).toBe(lines.length);
+  });
+});
+
+/** Raw C0 (but LF), DEL, C1, bidi, separators and BOM: what must never reach a person. */
+const RAW_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/u;
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')));
+  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+  const code = await runCli({ argv: ['node', 'copilot-onboarding', ...args], cwd: process.cwd(), env: {}, stdout, stderr, isTTY: false });
+  return { code, out, err };
+}
+
+describe('hostile headings and file names in what a person reads', () => {
+  it('analyze and propose (CLI text, CLI --json, MCP tool text) show titles and paths escaped', async () => {
+    const sb = sandbox();
+    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    const evil = '\u001b[31mred\u001b[0m \u202Egnitset\u202C \u2028forged \u0085 \u2066x\u2069';
+    write(sb.root, '.github/copilot-instructions.md', `# Project\n\nBe concise.\n\n## ${evil}\n\n- rule for src/**/*.ts files.\n\n## TypeScript\n\n- Use strict mode in src/**/*.ts.\n`);
+    write(sb.root, `.github/instructions/\u001b]8;;x\u0007\u202Eevil.instructions.md`, '---\napplyTo: "src/**"\n---\n- keep.\n');
+
+    const texts: Array<[string, string]> = [];
+    const analyze = await cli(['analyze', '-w', sb.root]);
+    texts.push(['cli analyze', analyze.out + analyze.err]);
+    expect(analyze.out).toContain('\\x1B[31mred\\x1B[0m \\u202Egnitset\\u202C \\u2028forged \\x85 \\u2066x\\u2069');
+    const analyzeJson = await cli(['analyze', '-w', sb.root, '--json']);
+    texts.push(['cli analyze --json', analyzeJson.out + analyzeJson.err]);
+    expect((JSON.parse(analyzeJson.out) as { data: { sections: Array<{ title: string }> } }).data.sections.map((x) => x.title)).toContain(evil);
+    const propose = await cli(['propose', '-w', sb.root]);
+    texts.push(['cli propose', propose.out + propose.err]);
+    const h = await open(sb.root);
+    texts.push(['onboarding_analyze', textOf(await h.call('onboarding_analyze', { narrate: false }))]);
+    texts.push(['onboarding_propose', textOf(await h.call('onboarding_propose', { narrate: false }))]);
+    texts.push(['onboarding_status', textOf(await h.call('onboarding_status', {}))]);
+    for (const [where, text] of texts) {
+      expect(text.length, where).toBeGreaterThan(0);
+      expect(text, where).not.toMatch(RAW_UNSAFE);
+    }
+    expect(texts.filter(([, t]) => t.includes('\\u202E')).map(([w]) => w)).toEqual(expect.arrayContaining(['cli analyze', 'cli propose', 'onboarding_analyze', 'onboarding_propose']));
   });
 });

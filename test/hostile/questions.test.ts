@@ -3,7 +3,9 @@
  * question files written within about a second. Nothing bloats the traces, nothing is saved
  * that should not be, file names stay unique and `limit` stays fast.
  */
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/harness.js';
 import { saveQuestion } from '../../server/src/io/questions.js';
@@ -39,6 +41,54 @@ describe('question sizes', () => {
     const r = await h.call('question_ask', { question: 'Q'.repeat(1_000_000) });
     expect(expectRefused(r, /question/)).toMatch(/10000 characters/);
     expect(textOf(r).length).toBeLessThan(4096);
+    expect(h.shown).toHaveLength(0);
+    expect(traceRecords(sb.root)).toEqual([]);
+    expect(stateFiles(sb.root, 'questions')).toEqual([]);
+    await expectSafe(h, sb, before);
+  });
+});
+
+const RAW_UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/u;
+
+describe('what the human is shown', () => {
+  it('a question with HTML, a terminal hyperlink, bidi and separator characters is shown escaped; the answer and the saved question stay verbatim', async () => {
+    const sb = sandbox();
+    const question = [
+      'Which <img src=x onerror=alert(1)> folder?',
+      'Open \u001b]8;;https://evil.example\u0007this\u001b]8;;\u0007 and [click](https://evil.example) **now**',
+      'File \u202Eexe.txt\u202C please\u2028Approve: yes\u2029done\u0085end\u007f',
+      '',
+      '- keep this list item',
+    ].join('\n');
+    const h = await open(sb.root, { elicit: [{ action: 'accept', content: { answer: 'src/' } }] });
+    const r = await h.call('question_ask', { question });
+    expect(expectOk(r)).toMatchObject({ answer: 'src/', outcome: 'answered' });
+    const shown = h.shown[0]!.message;
+    expect(shown, 'no raw control, escape, bidi or separator character').not.toMatch(RAW_UNSAFE);
+    // As CommonMark, every special character is a backslash escape: no HTML, link or emphasis.
+    expect(shown).not.toMatch(/(?<!\\)<img|(?<!\\)\[click|(?<!\\)\*\*now/);
+    expect(shown.split('\n')).toEqual([
+      'Which \\<img src=x onerror=alert(1)\\> folder?',
+      'Open \\\\x1B\\]8;;https://evil.example\\\\x07this\\\\x1B\\]8;;\\\\x07 and \\[click\\](https://evil.example) \\*\\*now\\*\\*',
+      'File \\\\u202Eexe.txt\\\\u202C please\\\\u2028Approve: yes\\\\u2029done\\\\x85end\\\\x7F',
+      '',
+      '- keep this list item',
+    ]);
+    // The trace records what was shown; the question file keeps the agent's words.
+    const [t] = traceRecords(sb.root);
+    expect(t!.rec.message).toBe(shown);
+    const saved = readFileSync(path.join(sb.root, (r.structuredContent as { saved_to: string }).saved_to), 'utf8');
+    expect((parse(saved) as { question: string }).question).toBe(question);
+    // The tool's text to the agent carries no raw unsafe character either.
+    expect(textOf(r)).not.toMatch(RAW_UNSAFE);
+  });
+
+  it('a question longer than a form once escaped (3,000 "<" become 6,000 characters): refused before anyone is asked', async () => {
+    const sb = sandbox();
+    const h = await open(sb.root, { elicit: [{ action: 'accept', content: { answer: 'src/' } }] });
+    const before = guard(sb);
+    const r = await h.call('question_ask', { question: '<'.repeat(3000) });
+    expect(expectRefused(r, 'INVALID_INPUT')).toMatch(/longer than a form shows \(4,000 characters/);
     expect(h.shown).toHaveLength(0);
     expect(traceRecords(sb.root)).toEqual([]);
     expect(stateFiles(sb.root, 'questions')).toEqual([]);

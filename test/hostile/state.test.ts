@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../server/src/core/canonical.js';
+import { textOf } from '../helpers/harness.js';
 import { STATE, YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, cleanup, expectOk, expectRefused, expectSafe, guard, open, sandbox, stateBytes, write } from '../helpers/hostile.js';
 
 afterEach(cleanup);
@@ -111,5 +112,26 @@ describe('corrupted plans', () => {
     expect(expectRefused(await h.call('onboarding_migrate', {}), 'PLAN_CORRUPT')).toMatch(/earlier version of copilot-onboarding/);
     expect(h.shown).toHaveLength(1); // the approval only
     await expectSafe(h, sb, before);
+  });
+});
+
+describe('a spent approval', () => {
+  it('onboarding.json put back to "approved" after the migration used the approval: status says proposed and names why, migrate refuses', async () => {
+    const sb = sandbox({ example: true });
+    const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE, YES_MIGRATE] });
+    expectOk(await h.call('onboarding_propose', { narrate: false }));
+    expectOk(await h.call('onboarding_approve', {}));
+    const approvedState = stateBytes(sb.root, 'onboarding.json')!;
+    expect(JSON.parse(approvedState.toString('utf8'))).toMatchObject({ status: 'approved' });
+    expectOk(await h.call('onboarding_migrate', {}));
+    // An agent (or a restored copy) puts the cached state back to "approved".
+    writeFileSync(path.join(sb.root, STATE_FILE), approvedState);
+    const st = await h.call('onboarding_status', {});
+    const data = st.structuredContent as { status: string; approval: { valid: boolean; reason: string | null } | null };
+    expect(data.status).not.toBe('approved');
+    expect(data.status).toBe('proposed');
+    expect(data.approval).toMatchObject({ valid: false, reason: expect.stringMatching(/already used by a migration/) });
+    expect(textOf(st)).toMatch(/^Status: proposed/m);
+    expectRefused(await h.call('onboarding_migrate', {}), /PLAN_STALE|NOT_APPROVED/);
   });
 });

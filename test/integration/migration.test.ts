@@ -17,7 +17,7 @@ import { pendingRecovery, recoverInterrupted } from '../../server/src/io/recover
 import { loadState } from '../../server/src/io/state.js';
 import { editedSinceMigration, rollback } from '../../server/src/io/rollback.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
-import { planFromOps, sha, treeDigest as tree, writeFileIn as write, type OpSpec } from '../helpers/fixtures.js';
+import { planFromOps, sealPlan, sha, treeDigest as tree, writeFileIn as write, type OpSpec } from '../helpers/fixtures.js';
 
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
 
@@ -164,9 +164,9 @@ describe('the default on-disk check is the plan\'s lossless proof (core/plan.ts 
       if (victim && last) victim.bytes = Buffer.concat([victim.bytes.subarray(0, last.outputStart), victim.bytes.subarray(last.outputEnd)]);
     }
     const specs: OpSpec[] = used.map((o, i) => ({ op: i === 0 ? 'modify' : 'create', path: o.path, content: o.bytes.toString('utf8') }));
-    const plan = planFromOps(new Map([[MONO, mono]]), specs, [MONO]);
-    plan.lossless = { outputs: used.map((o) => ({ path: o.path, pieces: o.pieces, generated: o.generated })), coveredSources: [MONO], ok: true };
-    return plan;
+    const { planId: _id, sha256: _sha, operations, ...body } = planFromOps(new Map([[MONO, mono]]), specs, [MONO]);
+    // Sealed with its lossless proof, as the planner seals it (rollback re-reads the stored plan).
+    return sealPlan(operations, { ...body, lossless: { outputs: used.map((o) => ({ path: o.path, pieces: o.pieces, generated: o.generated })), coveredSources: [MONO], ok: true } });
   }
 
   // Whole code points only (cut positions are byte offsets on an ASCII/CRLF text, so chunks stay valid UTF-8).
@@ -255,7 +255,7 @@ describe('migrate and rollback on a fixed workspace', () => {
     expect(steps.at(-1)![1]).toBe(steps.at(-1)![2]);
     // No side files or lock remain; the migration is recorded (before its journal was cleared).
     expect((await fsp.readdir(path.join(root, '.github'))).sort()).toEqual(['copilot-instructions.md', 'instructions']);
-    expect((await fsp.readdir(path.join(root, '.copilot-state'))).sort()).toEqual(['backups', 'onboarding.json', 'workspace-id']);
+    expect((await fsp.readdir(path.join(root, '.copilot-state'))).sort()).toEqual(['backups', 'onboarding.json', 'plans', 'workspace-id']);
     expect(await loadState(root)).toMatchObject({ status: 'migrated', migrations: [{ migrationId: 'm1', planId: p.planId, rolledBackAt: null }] });
     expect(await pendingRecovery(root)).toBeNull();
   });
@@ -440,8 +440,8 @@ describe('migrate and rollback on a fixed workspace', () => {
       pid: process.pid,
       startedAt: new Date().toISOString(),
       updatedAt: new Date().toISOString(),
-      ops: [],
-      createdDirs: [],
+      ops: plan().operations.map((op) => ({ op: op.op, path: op.path, previousSha256: op.previousSha256, sha256: op.op === 'delete' ? null : op.sha256 })),
+      createdDirs: ['.github/instructions'],
     });
     const lock = await acquireLock(root, { owner: 'migrate m1' });
     try {

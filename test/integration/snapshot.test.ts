@@ -45,7 +45,7 @@ describe('readSnapshot: sources', () => {
     put(root, '.cursor/rules/readme.txt', 'not mdc\n');
     put(root, '.windsurfrules', 'windsurf\n');
     put(root, '.clinerules/01-style.md', 'cline\n');
-    put(root, 'docs/AGENTS.md', 'not at the root\n');
+    put(root, 'docs/AGENTS.md', 'nested\n');
     const snap = await readSnapshot(root);
     expect(snap.refused).toEqual([]);
     expect(snap.sources.map((s) => [s.kind, s.path])).toEqual([
@@ -60,6 +60,7 @@ describe('readSnapshot: sources', () => {
       ['other-agent', 'AGENTS.md'],
       ['other-agent', 'CLAUDE.md'],
       ['other-agent', 'GEMINI.md'],
+      ['other-agent', 'docs/AGENTS.md'],
     ]);
     const repo = snap.sources[0]!;
     expect(Buffer.from(repo.bytes).toString()).toBe('# Repo\n');

@@ -91,8 +91,11 @@ describe('trace chain', () => {
     forged.prev_sha256 = 'f'.repeat(64);
     forged.sha256 = recordHash(forged);
     await writeRec(files[2]!, forged);
-    report = await verifyChain(root, 'elicitation');
+    // The hash chain alone names it (the key would also: its mac no longer matches).
+    report = await verifyChain(root, 'elicitation', { key: null });
     expect(report.problems[0]).toMatchObject({ kind: 'forged', file: files[2] });
+    report = await verifyChain(root, 'elicitation');
+    expect(report.problems).toEqual(expect.arrayContaining([expect.objectContaining({ kind: 'forged', file: files[2] }), expect.objectContaining({ kind: 'unauthenticated', file: files[2] })]));
   });
 
   it('names the copy, not the original, when a re-sealed trace duplicates a seq', async () => {
@@ -111,12 +114,15 @@ describe('trace chain', () => {
   it('detects a trace appended by hand with a valid seal and link (the head never recorded it)', async () => {
     const files = await fillChain(root, 2);
     const last = await readRec(files[1]!);
-    const extra = { ...last, seq: 3, prev_sha256: wholeHash(last), outcome: 'approved', timestamp: '2026-11-22T11:00:00.000Z', file: '2026-11-22T11-00-00-000Z-approve.json' } as Record<string, unknown>;
+    const extra = { ...last, seq: 3, prev_sha256: wholeHash(last), prev_file: files[1], outcome: 'approved', timestamp: '2026-11-22T11:00:00.000Z', file: '2026-11-22T11-00-00-000Z-approve.json' } as Record<string, unknown>;
     extra.sha256 = recordHash(extra);
     await writeRec('2026-11-22T11-00-00-000Z-approve.json', extra);
-    const report = await verifyChain(root, 'elicitation');
-    expect(report.ok).toBe(false);
-    expect(report.problems).toEqual([expect.objectContaining({ kind: 'inserted', seq: 3, file: '2026-11-22T11-00-00-000Z-approve.json' })]);
+    // The head alone catches it (hash chain only); with the key, its mac does not match either.
+    const chainOnly = await verifyChain(root, 'elicitation', { key: null });
+    expect(chainOnly.ok).toBe(false);
+    expect(chainOnly.problems).toEqual([expect.objectContaining({ kind: 'inserted', seq: 3, file: '2026-11-22T11-00-00-000Z-approve.json' })]);
+    const keyed = await verifyChain(root, 'elicitation');
+    expect(keyed.problems.map((p) => p.kind).sort()).toEqual(['inserted', 'unauthenticated']);
   });
 
   it('never reports a live append as a broken chain while another process is appending', async () => {

@@ -125,15 +125,13 @@ describe('analyze: problems with line numbers', () => {
     expect(a.problems.filter((p) => p.code === 'EMPTY_SECTION').map((p) => p.lines)).toEqual([[1], [7]]);
   });
 
-  it('REPO_WIDE_TOO_LONG counts characters, not bytes, and names the line where review stops', () => {
+  it('no fixed length limit: a long repository-wide file is no problem by itself; characters are code points', () => {
     const cjk = `# 説明\n${'日本語のテキスト。\n'.repeat(300)}`; // 3,005 chars, ~8.4 KB
     expect(countChars(cjk)).toBe(3005);
-    expect(codes(analyze(snap([src(REPO, 'copilot-repo', cjk)])).problems)).not.toContain('REPO_WIDE_TOO_LONG');
-    const long = `# Rules\n${'x'.repeat(99)}\n`.repeat(41);
-    const p = analyze(snap([src(REPO, 'copilot-repo', long)])).problems.find((x) => x.code === 'REPO_WIDE_TOO_LONG')!;
-    expect(p.severity).toBe('warning');
-    expect(p.message).toContain('4,428 characters');
-    expect(p.lines).toEqual([75]); // 37 x 108 characters end on line 74; character 4,001 is on line 75
+    const long = `# Rules\n${'x'.repeat(99)}\n`.repeat(410);
+    const a = analyze(snap([src(REPO, 'copilot-repo', long)]));
+    expect(codes(a.problems)).not.toContain('REPO_WIDE_TOO_LONG');
+    expect(a.sources[0]!.chars).toBe(44_280);
     expect(countChars('😀a')).toBe(2);
   });
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, sha256Hex } from '../../server/src/core/canonical.js';
+import { canonicalJson, canonicalMembers, joinMembers, sha256Hex } from '../../server/src/core/canonical.js';
 import { planHash } from '../../server/src/core/plan.js';
 
 /** The canonical form before JCS (deleted from server/src/core/canonical.ts), verbatim. */
@@ -45,9 +45,9 @@ const records = jsonFiles(EXAMPLE).map((file) => ({ rel: path.relative(EXAMPLE, 
 const without = (rec: Record<string, unknown>, ...keys: string[]) => Object.fromEntries(Object.entries(rec).filter(([k]) => !keys.includes(k)));
 
 describe('the canonical form before JCS equals JCS on .copilot-state.example/', () => {
-  it('finds every kind of record (traces, heads, plans, manifests, state)', () => {
+  it('finds every kind of record (traces, heads, plans, manifests, state, trace checkpoint)', () => {
     const dirs = new Set(records.map((r) => r.rel.split(path.sep)[0]));
-    expect(dirs).toEqual(new Set(['plans', 'backups', 'sampling-traces', 'elicitation-traces', 'onboarding.json']));
+    expect(dirs).toEqual(new Set(['plans', 'backups', 'sampling-traces', 'elicitation-traces', 'onboarding.json', 'trace-checkpoint.json']));
     expect(records.filter((r) => r.rel.endsWith('.head.json'))).toHaveLength(2);
   });
 
@@ -88,10 +88,12 @@ describe('the canonical form before JCS equals JCS on .copilot-state.example/', 
     expect(checked).toBeGreaterThan(10);
   });
 
-  it('a plan file is stored as its canonical JSON, byte for byte', () => {
-    for (const file of readdirSync(path.join(EXAMPLE, 'plans'))) {
+  it('a plan file is the plan as JSON (its identity is planHash over the parsed plan, checked above, not its bytes)', () => {
+    const files = readdirSync(path.join(EXAMPLE, 'plans'));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
       const text = readFileSync(path.join(EXAMPLE, 'plans', file), 'utf8');
-      expect(canonicalJson(JSON.parse(text))).toBe(text);
+      expect(JSON.stringify(JSON.parse(text))).toBe(text);
     }
   });
 });
@@ -173,5 +175,28 @@ describe('sha256Hex', () => {
     );
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(sha256Hex('{}')).toBe(sha('{}'));
+  });
+});
+
+describe('canonicalMembers / joinMembers (one canonicalization, several hashed texts)', () => {
+  it('joined, they are canonicalJson of the object, with or without any of its members', () => {
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), fc.jsonValue()), fc.array(fc.string(), { maxLength: 3 }), (obj, drop) => {
+        const members = canonicalMembers(obj);
+        expect(joinMembers(members)).toBe(canonicalJson(obj));
+        const omitted = Object.fromEntries(Object.entries(obj).filter(([k]) => !drop.includes(k)));
+        expect(joinMembers(members, drop)).toBe(canonicalJson(omitted));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('drop undefined members as canonicalJson does, and give every trace record of the example its hashes', () => {
+    expect(joinMembers(canonicalMembers({ b: 1, a: undefined, c: [undefined] }))).toBe(canonicalJson({ b: 1, a: undefined, c: [undefined] }));
+    const dir = path.resolve(import.meta.dirname, '../../.copilot-state.example/elicitation-traces');
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'))) {
+      const rec = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Record<string, unknown>;
+      expect(sha256Hex(joinMembers(canonicalMembers(rec), ['sha256']))).toBe(rec.sha256);
+    }
   });
 });

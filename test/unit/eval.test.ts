@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../server/src/core/analyze.js';
 import { buildPlan } from '../../server/src/core/plan.js';
 // @ts-expect-error: a plain ESM script without types
-import { evaluate } from '../../bench/eval.mjs';
+import { evaluate } from '../../bench/eval-labelled.mjs';
 
 describe('labelled scope evaluation', () => {
   it('reaches recall >= 70 % and precision >= 90 %, loses no byte, explains every decision', () => {

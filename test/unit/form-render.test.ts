@@ -5,9 +5,10 @@
 import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
-import { approveForm, FORM_MAX_CHARS, migrateForm, rollbackForm } from '../../server/src/core/form-render.js';
-import { code, sanitize } from '../../server/src/core/sanitize.js';
+import { approveForm, FORM_MAX_CHARS, migrateForm, questionForm, rollbackForm } from '../../server/src/core/form-render.js';
+import { code, safeJson, sanitize } from '../../server/src/core/sanitize.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
+import { loadFigure } from '../../server/src/core/loads.js';
 
 const md = new MarkdownIt('commonmark');
 const WHERE = { planFile: '.copilot-state/plans/0123456789abcdef.json', backupsDir: '.copilot-state/backups/' };
@@ -118,6 +119,33 @@ describe('approve form', () => {
   });
 });
 
+describe('destination files and what loads where', () => {
+  it('each file with its glob, its size and its first three section titles; the figure is one line of the summary', () => {
+    const p = plan(many(2));
+    const extra = ['Testing', 'Vitest', 'Fixtures', 'Mocks'].map((title, i) => ({ ...p.sections[0]!, id: `t${i}`, title }));
+    p.sections.push(...extra, { ...p.sections[0]!, id: 'keep', title: 'Communication', destination: '.github/copilot-instructions.md', applyTo: null });
+    const figure = loadFigure(['a.ts', 'src/b.py'], [{ path: '.github/copilot-instructions.md', text: 'x'.repeat(45_600) }], [{ path: '.github/copilot-instructions.md', text: 'x'.repeat(6_100) }]);
+    const m = approveForm(p, WHERE, figure);
+    checkRendered(m, ['src/**/_private/*.py']);
+    expect(m).toContain('- Create `.github/instructions/topic-0.instructions.md` for files matching `src/**/_private/*.py` (100 bytes), sections: Section 0; Testing; Vitest and 2 more.');
+    expect(m).toContain('- Create `.github/instructions/topic-1.instructions.md` for files matching `**/*.ts,**/*.tsx` (101 bytes), sections: Section 1.');
+    expect(m).toContain('- Modify `.github/copilot-instructions.md` (12,345 → 1,234 bytes), keeping sections: Communication.');
+    const line = 'Copilot attaches on average 6.1 K instruction characters per file instead of 45.6 K; at most 6.1 K.';
+    expect(m.split('\n\n')[1]!.split('\n')).toContain(line);
+    expect(m.indexOf(line)).toBeLessThan(m.indexOf('Files ('));
+    expect(migrateForm(p, { ...WHERE, archive: 'a.tar.gz' }, figure)).toContain(line);
+    expect(approveForm(p, WHERE)).not.toContain('Copilot attaches');
+  });
+
+  it('section titles are prose: no emphasis, no code span of their own', () => {
+    const p = plan(many(1));
+    p.sections[0]!.title = '**Bold** `tick` <b>x</b> [l](http://e)';
+    const m = approveForm(p, WHERE);
+    checkRendered(m, ['.github/instructions/topic-0.instructions.md']);
+    expect(m).toContain('sections: \\*\\*Bold\\*\\* \\`tick\\`');
+  });
+});
+
 describe('migrate and rollback forms', () => {
   it('migrate names the backup archive and both choices', () => {
     const m = migrateForm(plan(many(30)), { ...WHERE, archive: '.copilot-state/backups/20261124T000000Z-0123-abc.tar.gz' });
@@ -128,8 +156,8 @@ describe('migrate and rollback forms', () => {
   it('rollback lists edited files first with a warning, bounded for 1,000 files', () => {
     const restore = ['.github/copilot-instructions.md'];
     const remove = Array.from({ length: 1000 }, (_, i) => `.github/instructions/t${i}.instructions.md`);
-    const m = rollbackForm({ migrationId: 'm1', archive: '.copilot-state/backups/m1.tar.gz', manifest: '.copilot-state/backups/m1.manifest.json', restore, remove, edited: ['.github/instructions/t999.instructions.md'] });
-    checkRendered(m, ['.github/instructions/t999.instructions.md', '.copilot-state/backups/m1.manifest.json']);
+    const m = rollbackForm({ migrationId: 'm1', archive: '.copilot-state/backups/m1.tar.gz', manifest: '.copilot-state/backups/m1.manifest.json', restore, remove, edited: ['.github/instructions/t999.instructions.md'], savedTo: '.copilot-state/backups/m1.edited/' });
+    checkRendered(m, ['.github/instructions/t999.instructions.md', '.copilot-state/backups/m1.manifest.json', '.copilot-state/backups/m1.edited/']);
     expect(m.indexOf('WARNING: 1 file was edited')).toBeLessThan(m.indexOf('Files ('));
     expect(m.split('\n').find((l) => l.startsWith('- '))).toContain('t999');
   });
@@ -155,5 +183,37 @@ describe('sanitize and code', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('question form', () => {
+  it('renders any question as CommonMark text that says exactly the question: no HTML, no unsafe character, lines kept', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 40, unit: 'binary' }), { maxLength: 6 }), (lines) => {
+        const q = lines.join('\n');
+        const shown = questionForm(q);
+        expect(shown).not.toBeNull();
+        expect(shown!).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/u);
+        expect(shown!.split('\n')).toHaveLength(q.split(/\r\n|\r|\n/).length);
+        const html = md.render(shown!);
+        expect(html).not.toMatch(/<(?!\/?(p|ul|ol|li|h[1-6]|hr|pre|code|blockquote|br)\b)[a-z]/i);
+        expect(html).not.toMatch(/<(a|img|em|strong|script)\b/i);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('is null when the escaped question is longer than a form', () => {
+    expect(questionForm('a'.repeat(FORM_MAX_CHARS))).toBe('a'.repeat(FORM_MAX_CHARS));
+    expect(questionForm('<'.repeat(FORM_MAX_CHARS / 2 + 1))).toBeNull();
+  });
+});
+
+describe('safeJson', () => {
+  it('escapes DEL, C1, bidi and separators that JSON.stringify leaves raw; the value parses back unchanged', () => {
+    const v = { a: 'x\u007f\u0085\u202E\u2028\u2029\ufeff\u001b', n: [1, 'é'] };
+    const s = safeJson(v, 2);
+    expect(s).not.toMatch(/[\u007f-\u009f\u202a-\u202e\u2028\u2029\ufeff\u001b]/u);
+    expect(JSON.parse(s)).toEqual(v);
   });
 });

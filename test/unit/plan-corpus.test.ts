@@ -73,7 +73,7 @@ describe('EXAMPLE.md through analyze', () => {
       ['TypeScript', '.github/instructions/typescript.instructions.md', '**/*.ts,**/*.tsx'],
       ['Testing', '.github/instructions/testing.instructions.md', '**/*.test.ts'],
       ['React', '.github/instructions/react.instructions.md', '**/*.tsx'],
-      ['Python scripts', '.github/instructions/python-scripts.instructions.md', '**/*.py'],
+      ['Python scripts', '.github/instructions/python.instructions.md', '**/*.py'],
       ['CI', '.github/instructions/ci.instructions.md', '.github/workflows/**'],
       ['Docker', '.github/instructions/docker.instructions.md', '**/Dockerfile'],
       ['Communication', REPO_WIDE_PATH, null],

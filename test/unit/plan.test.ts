@@ -86,7 +86,7 @@ describe('EXAMPLE.md', () => {
       ['TypeScript', '.github/instructions/typescript.instructions.md', '**/*.ts,**/*.tsx'],
       ['Testing', '.github/instructions/testing.instructions.md', '**/*.test.ts'],
       ['React', '.github/instructions/react.instructions.md', '**/*.tsx'],
-      ['Python scripts', '.github/instructions/python-scripts.instructions.md', '**/*.py'],
+      ['Python scripts', '.github/instructions/python.instructions.md', '**/*.py'],
       ['CI', '.github/instructions/ci.instructions.md', '.github/workflows/**'],
       ['Communication', '.github/copilot-instructions.md', null],
     ]);
@@ -111,7 +111,7 @@ describe('EXAMPLE.md', () => {
     expect(plan.operations.map((o) => [o.op, o.path])).toEqual([
       ['modify', '.github/copilot-instructions.md'],
       ['create', '.github/instructions/ci.instructions.md'],
-      ['create', '.github/instructions/python-scripts.instructions.md'],
+      ['create', '.github/instructions/python.instructions.md'],
       ['create', '.github/instructions/react.instructions.md'],
       ['create', '.github/instructions/testing.instructions.md'],
       ['create', '.github/instructions/typescript.instructions.md'],
@@ -445,8 +445,9 @@ describe('overrides', () => {
     expectInvalid(() => planFor(text, EXAMPLE_FILES, [{ section: 'Testing', keepRepoWide: true }]), /matches 2 sections/);
     const { plan } = planFor(text, EXAMPLE_FILES, [{ section: 's01-testing', keepRepoWide: true }]);
     expect(plan.sections.map((s) => s.destination)).toEqual(['.github/instructions/testing.instructions.md', REPO_WIDE_PATH]);
+    // Both have the same scope: one file for the topic, both sections in source order.
     const both = planFor(text).plan;
-    expect(both.sections.map((s) => s.destination)).toEqual(['.github/instructions/testing.instructions.md', '.github/instructions/testing-2.instructions.md']);
+    expect(both.sections.map((s) => s.destination)).toEqual(['.github/instructions/testing.instructions.md', '.github/instructions/testing.instructions.md']);
   });
 });
 
@@ -457,7 +458,8 @@ describe('hostile headings', () => {
   it('give safe, unique slugs inside .github/instructions/', () => {
     const text = titles.map((t) => `## ${t}\n\n- Use \`*.ts\` files, TypeScript only.\n\n`).join('');
     const { plan } = planFor(text);
-    const overrides: Override[] = plan.sections.map((s) => ({ section: s.id, applyTo: '**/*.ts' }));
+    // A scope per section that names no topic or folder, so each file is named after its heading.
+    const overrides: Override[] = plan.sections.map((s, i) => ({ section: s.id, applyTo: `src/**/*.ts,**/x${i}.ts` }));
     const { plan: p2 } = planFor(text, EXAMPLE_FILES, overrides);
     const dests = p2.sections.map((s) => s.destination);
     expect(new Set(dests).size).toBe(titles.length);

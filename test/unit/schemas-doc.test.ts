@@ -19,6 +19,7 @@ const EXPECTED = [
   'plan.schema.json',
   'question.schema.json',
   'sampling-trace.schema.json',
+  'trace-checkpoint.schema.json',
 ];
 
 describe('docs/schemas', () => {

@@ -11,6 +11,7 @@
 import { approvalExpiry } from '../core/approval.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Plan } from '../schemas/plan.js';
+import type { Snapshot } from '../core/types.js';
 import type { Approval } from '../schemas/state.js';
 import { updateState } from '../io/state.js';
 import { assertFresh, resolvePlan } from './gate-checks.js';
@@ -23,17 +24,17 @@ export type ApproveGateResult<A extends GateAnswer> =
 export async function approveGate<A extends GateAnswer & { comment: string | null }>(
   root: string,
   planId: string | undefined,
-  ask: (plan: Plan) => Promise<A>,
+  ask: (plan: Plan, snapshot: Snapshot) => Promise<A>,
   opts: { ttlMs: number; onPlan?: ((plan: Plan) => void) | undefined },
 ): Promise<ApproveGateResult<A>> {
-  const { plan } = await resolvePlan(root, planId);
+  const { plan, snapshot } = await resolvePlan(root, planId);
   opts.onPlan?.(plan);
   if (plan.operations.length === 0) {
     throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations: there is nothing to approve.`, {
       next: 'Use overrides in onboarding_propose to move sections, or stop here.',
     });
   }
-  const answer = await ask(plan);
+  const answer = await ask(plan, snapshot);
   if (!answer.confirmed) return { kind: 'not-approved', plan, answer };
   await assertFresh(root, plan); // safety: approve-recheck
   const approval: Approval = {

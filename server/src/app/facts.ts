@@ -10,8 +10,12 @@
  * plan resource and the plan file), which is the complete record.
  */
 import type { Analysis, RefusedSource, Snapshot } from '../core/types.js';
+import { agentInventory, surfaceList } from '../core/agents/inventory.js';
+import { agentOutlook } from '../core/agents/plan.js';
 import type { Plan } from '../schemas/plan.js';
+import { budgetWarnings, figureLine, SURFACE_NAMES, type LoadFigure } from '../core/loads.js';
 import type { Recovery } from './recover.js';
+import { sanitize } from '../core/sanitize.js';
 
 /** The most items of one list in a result, and the longest string kept in full. */
 const MAX_ITEMS = 100;
@@ -26,6 +30,8 @@ function clip(value: string, max = MAX_STRING): string {
   return `${value.slice(0, /[\ud800-\udbff]/.test(value[max - 1] ?? '') ? max - 1 : max)}… (${Buffer.byteLength(value, 'utf8').toLocaleString('en-US')} bytes)`;
 }
 const clipOrNull = (v: string | null, max = MAX_STRING) => (v === null ? null : clip(v, max));
+/** An untrusted string (already clipped) for the text renderings: one line, no control, escape or bidi character. */
+const t = (v: string) => sanitize(v, Number.MAX_SAFE_INTEGER);
 
 /** Lists cut to MAX_ITEMS, with the full count of each list that was cut. */
 class Bounded {
@@ -80,26 +86,87 @@ export function analysisFacts(workspace: string, snapshot: Snapshot, a: Analysis
       description: clipOrNull(e.description),
     })),
     otherAgentFiles: b.list('otherAgentFiles', a.otherAgentFiles, (f) => clip(f)),
+    ...agentFacts(b, a.agents ?? agentInventory(snapshot)),
     ...b.truncated('Run onboarding_propose for the plan, which is stored whole.'),
   };
+}
+
+/** The inventory of every agent's sources and the rules found in more than one of them. */
+function agentFacts(b: Bounded, inv: NonNullable<Analysis['agents']>) {
+  return {
+    inventory: b.list('inventory', inv.sources, (e) => ({
+      path: clip(e.path),
+      format: e.format,
+      agent: e.agent,
+      size: e.size,
+      lines: e.lines,
+      readBy: e.readBy.map((r) => ({ surface: r.surface, when: r.when ?? null, byDefault: !r.off })),
+      rule: e.rule ? { activation: e.rule.activation, description: clipOrNull(e.rule.description), globs: e.rule.globs.slice(0, 20).map((g) => clip(g, 200)), problems: e.rule.problems.slice(0, 10).map((p) => clip(p)) } : null,
+    })),
+    agentPlan: b.list('agentPlan', agentOutlook(inv), (o) => ({
+      path: clip(o.path),
+      action: o.convert ? ('convert' as const) : ('keep' as const),
+      applyTo: o.convert ? clipOrNull(o.convert.applyTo) : null,
+      reason: clip(o.convert ? o.convert.why : o.keep!, 600),
+    })),
+    duplicates: b.list('duplicates', inv.duplicates, (d) => ({
+      kind: d.kind,
+      similarity: d.similarity,
+      excerpt: clip(d.excerpt, 160),
+      occurrences: d.occurrences.slice(0, 20).map((o) => ({ path: clip(o.path), startLine: o.startLine, endLine: o.endLine })),
+      loadedTwiceBy: d.loadedTwiceBy,
+    })),
+  };
+}
+
+function agentLines(f: AnalysisFacts): string[] {
+  const lines: string[] = [];
+  if (f.inventory.length) {
+    lines.push(`${f.truncated?.counts.inventory ?? f.inventory.length} instruction source(s), by agent:`);
+    for (const e of f.inventory.slice(0, MAX_TEXT_ITEMS)) {
+      const rule = e.rule ? `; ${e.rule.activation}${e.rule.globs.length ? ` ${t(e.rule.globs.join(', '))}` : ''}` : '';
+      const reads = e.readBy.map((r) => ({ surface: r.surface, ...(r.when ? { when: r.when } : {}) }));
+      lines.push(`  ${t(e.path)}  ${e.format} (${e.agent}), ${e.size.toLocaleString('en-US')} bytes, ${e.lines} lines${rule}; read by ${surfaceList(reads)}`);
+      for (const p of e.rule?.problems ?? []) lines.push(`    note: ${t(p)}`);
+    }
+  }
+  if (f.agentPlan.length) {
+    lines.push("What propose does with other agents' files (they stay as they are either way):");
+    for (const o of f.agentPlan.slice(0, MAX_TEXT_ITEMS)) {
+      lines.push(o.action === 'convert' ? `  convert ${t(o.path)} into a Copilot file${o.applyTo ? ` with applyTo "${t(o.applyTo)}"` : ' picked by its description'}: ${t(o.reason)}` : `  keep ${t(o.path)}: ${t(o.reason)}`);
+    }
+    const copilot = f.inventory.some((e) => e.format === 'copilot-repo' || e.format === 'copilot-path');
+    if (!copilot && !f.agentPlan.some((o) => o.action === 'convert')) lines.push('Nothing needs to move: there is no Copilot instruction file to split, and each file above is kept for the reason given.');
+  }
+  if (f.duplicates.length) {
+    const total = f.truncated?.counts.duplicates ?? f.duplicates.length;
+    const twice = f.duplicates.filter((d) => d.loadedTwiceBy.length).length;
+    lines.push(`${total} rule(s) appear in more than one source${twice ? ` (${twice} of those shown are loaded twice by some Copilot surface)` : ''}:`);
+    for (const d of f.duplicates.slice(0, MAX_TEXT_ITEMS)) {
+      const where = d.occurrences.map((o) => `${t(o.path)} lines ${o.startLine}-${o.endLine}`).join(' and ');
+      lines.push(`  ${d.kind === 'exact' ? 'exact' : `near (${Math.round(d.similarity * 100)}%)`}: "${t(d.excerpt)}" in ${where}${d.loadedTwiceBy.length ? `; loaded twice by ${d.loadedTwiceBy.join(', ')}` : ''}`);
+    }
+    if (total > MAX_TEXT_ITEMS) lines.push(`  … and ${total - MAX_TEXT_ITEMS} more`);
+  }
+  return lines;
 }
 export type AnalysisFacts = ReturnType<typeof analysisFacts>;
 
 /** `next` is the step to suggest, named for the channel (a tool name or a command). */
 export function analysisText(f: AnalysisFacts, next = 'onboarding_propose builds a plan (it changes no instruction file).'): string {
   const lines = [`Pattern: ${f.pattern}.`];
-  for (const s of f.sources) lines.push(`Source ${s.path} (${s.kind}): ${s.chars.toLocaleString('en-US')} characters, ${s.lines} lines.`);
-  for (const r of f.refused) lines.push(`Refused ${r.path}: ${r.reason}.`);
+  for (const s of f.sources) lines.push(`Source ${t(s.path)} (${s.kind}): ${s.chars.toLocaleString('en-US')} characters, ${s.lines} lines.`);
+  for (const r of f.refused) lines.push(`Refused ${t(r.path)}: ${t(r.reason)}.`);
   if (f.sections.length) {
     lines.push(`${f.truncated?.counts.sections ?? f.sections.length} section(s):`);
-    for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${s.id}  "${s.title}"  lines ${s.startLine}-${s.endLine}${s.proposed ? '  (proposed topic group)' : ''}`);
+    for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${s.id}  "${t(s.title)}"  lines ${s.startLine}-${s.endLine}${s.proposed ? '  (proposed topic group)' : ''}`);
     const total = f.truncated?.counts.sections ?? f.sections.length;
     if (total > MAX_TEXT_ITEMS) lines.push(`  … and ${total - MAX_TEXT_ITEMS} more`);
   }
   const problems = f.truncated?.counts.problems ?? f.problems.length;
   lines.push(problems ? `${problems} problem(s):` : 'No problems found.');
-  for (const p of f.problems.slice(0, 30)) lines.push(`  ${p.severity} ${p.code}: ${p.message}${p.lines.length ? ` (line ${p.lines.slice(0, 6).join(', ')})` : ''}`);
-  if (f.otherAgentFiles.length) lines.push(`Other agents' files found (reported only): ${f.otherAgentFiles.slice(0, MAX_TEXT_ITEMS).join(', ')}${f.otherAgentFiles.length > MAX_TEXT_ITEMS ? ', …' : ''}.`);
+  for (const p of f.problems.slice(0, 30)) lines.push(`  ${p.severity} ${p.code}: ${t(p.message)}${p.lines.length ? ` (line ${p.lines.slice(0, 6).join(', ')})` : ''}`);
+  lines.push(...agentLines(f));
   lines.push(`Next: ${next}`);
   return lines.join('\n');
 }
@@ -109,7 +176,35 @@ export function analyzeResult(facts: AnalysisFacts, narration: Narration, recove
   return { ...facts, narration, recovery };
 }
 
-export function planFacts(plan: Plan, planFile: string) {
+/** The per-file figure for a result: the one line, the always-on size, per surface overall and per top-level folder, and the budget's warnings. */
+function loadsFacts(f: LoadFigure, b: Bounded, budget: number | undefined) {
+  return {
+    line: figureLine(f),
+    files: f.files,
+    headline: f.headline,
+    alwaysOn: f.alwaysOn,
+    surfaces: f.surfaces.map((s) => ({
+      surface: s.surface,
+      name: SURFACE_NAMES[s.surface],
+      before: s.before,
+      after: s.after,
+      folders: b.list(`loads.${s.surface}.folders`, s.folders, (g) => ({ ...g, folder: clip(g.folder) })),
+    })),
+    budget: { chars: budget ?? null, warnings: budgetWarnings(f, budget) },
+  };
+}
+
+function leftoverFacts(plan: Plan) {
+  const l = plan.leftover;
+  if (!l) return null;
+  return {
+    chars: l.chars,
+    suggestions: l.suggestions.slice(0, 20).map((x) => ({ section: x.section, title: clip(x.title), chars: x.chars, candidates: x.candidates.slice(0, 3).map((c) => clip(c.applyTo)) })),
+  };
+}
+
+/** `figure` is what loads where (app/loads figureFor); `budget` the characters per file that may warn (none by default). */
+export function planFacts(plan: Plan, planFile: string, figure: LoadFigure | null = null, budget?: number) {
   const b = new Bounded();
   return {
     planId: plan.planId,
@@ -133,6 +228,16 @@ export function planFacts(plan: Plan, planFile: string) {
     })),
     problems: b.list('problems', plan.problems, problem),
     lossless: { ok: plan.lossless.ok, coveredSources: b.list('coveredSources', plan.lossless.coveredSources, (c) => clip(c)) },
+    loads: figure ? loadsFacts(figure, b, budget) : null,
+    leftover: leftoverFacts(plan),
+    agents: plan.agents
+      ? {
+          conversions: b.list('conversions', plan.agents.conversions, (c) => ({ source: clip(c.source), output: clip(c.output), applyTo: clipOrNull(c.applyTo), why: clip(c.why, 600) })),
+          kept: b.list('kept', plan.agents.kept, (k) => ({ path: clip(k.path), reason: clip(k.reason, 600) })),
+          duplicates: plan.agents.duplicates,
+          nothingToMove: clipOrNull(plan.agents.nothingToMove, 2000),
+        }
+      : null,
     ...b.truncated(`The whole plan: resource ${PLAN_RESOURCE} and ${planFile}.`),
   };
 }
@@ -140,25 +245,66 @@ export type PlanFacts = ReturnType<typeof planFacts>;
 
 export function planText(f: PlanFacts, next = 'onboarding_approve asks the human to approve this exact plan.'): string {
   const lines = [`Plan ${f.planId} (sha256 ${f.sha256.slice(0, 12)}…), stored in ${f.planFile}. Pattern: ${f.pattern}. Risk: ${f.risk}.`];
-  if (f.nothingToMigrate) lines.push('Nothing to migrate: no section has a confident path scope, or the repository is already migrated.');
+  if (f.agents?.nothingToMove) lines.push(`Nothing needs to move: ${t(f.agents.nothingToMove)}.`);
+  else if (f.nothingToMigrate) lines.push('Nothing to migrate: no section has a confident path scope, or the repository is already migrated.');
   lines.push('', '| section | lines | destination | applyTo | evidence |', '|---|---|---|---|---|');
   for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) {
-    lines.push(`| ${s.title.replace(/\|/g, '\\|').slice(0, 60)} | ${s.startLine}-${s.endLine} | ${s.destination} | ${s.applyTo ? `"${s.applyTo}"` : '(repo-wide)'} | ${s.evidence.slice(0, 3).join('; ').replace(/\|/g, '\\|') || '—'} |`);
+    lines.push(`| ${t(s.title.slice(0, 60)).replace(/\|/g, '\\|')} | ${s.startLine}-${s.endLine} | ${t(s.destination)} | ${s.applyTo ? `"${t(s.applyTo)}"` : '(repo-wide)'} | ${t(s.evidence.slice(0, 3).join('; ')).replace(/\|/g, '\\|') || '—'} |`);
   }
   const sections = f.truncated?.counts.sections ?? f.sections.length;
   if (sections > MAX_TEXT_ITEMS) lines.push(`| … ${sections - MAX_TEXT_ITEMS} more | | | | |`);
+  if (f.agents?.conversions.length) {
+    lines.push('', "Other agents' rules copied into Copilot files (each original stays as it is):");
+    for (const c of f.agents.conversions.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${t(c.source)} -> ${t(c.output)}${c.applyTo ? ` (applyTo "${t(c.applyTo)}")` : ' (by description)'}: ${t(c.why)}`);
+  }
+  if (f.agents?.kept.length && !f.agents.nothingToMove) {
+    lines.push('', "Other agents' files kept as they are:");
+    for (const k of f.agents.kept.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${t(k.path)}: ${t(k.reason)}`);
+  }
+  if (f.agents && f.agents.duplicates.exact + f.agents.duplicates.near) {
+    lines.push(`Rules in more than one source: ${f.agents.duplicates.exact} exact, ${f.agents.duplicates.near} near; ${f.agents.duplicates.loadedTwice} loaded twice by some Copilot surface (onboarding_analyze lists them).`);
+  }
   lines.push('', 'Operations:');
-  for (const o of f.operations.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${o.op.padEnd(6)} ${o.path} (${o.size.toLocaleString('en-US')} bytes)`);
+  for (const o of f.operations.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${o.op.padEnd(6)} ${t(o.path)} (${o.size.toLocaleString('en-US')} bytes)`);
   const ops = f.truncated?.counts.operations ?? f.operations.length;
   if (ops > MAX_TEXT_ITEMS) lines.push(`  … and ${ops - MAX_TEXT_ITEMS} more: resource ${PLAN_RESOURCE} and ${f.planFile} have them all.`);
   if (!f.operations.length) lines.push('  none');
-  lines.push(f.lossless.ok ? 'Lossless check passed: every source byte lands in exactly one output, in order.' : 'Lossless check FAILED.');
-  const leftover = f.riskReasons.find((r) => r.includes('that code review reads'));
-  if (leftover) lines.push(`Leftover: ${leftover}.`);
+  const copies = f.agents?.conversions.length ? "; each converted rule is a verbatim copy of its source's rule text, and the source stays as it is" : '';
+  lines.push(f.lossless.ok ? `Lossless check passed: every source byte lands in exactly one output, in order${copies}.` : 'Lossless check FAILED.');
+  lines.push(...loadsText(f));
   // An empty plan has nothing to approve: the next step is a person's decision, not approval.
   const then = f.nothingToMigrate && next.startsWith('onboarding_approve') ? 'nothing to approve; ask the human with question_ask which suggested scopes to use, then call onboarding_propose again with overrides.' : next;
   lines.push(`Nothing was changed. Next: ${then}`);
   return lines.join('\n');
+}
+
+const n = (v: number) => v.toLocaleString('en-US');
+const statText = (s: { mean: number; median: number; p90: number; max: number }) => `mean ${n(s.mean)}, median ${n(s.median)}, p90 ${n(s.p90)}, max ${n(s.max)}`;
+
+/** The figure and the leftover report: always-on size, per-file figure per surface, top folders, largest kept sections. */
+function loadsText(f: PlanFacts): string[] {
+  const lines: string[] = [];
+  const l = f.loads;
+  if (l) {
+    lines.push('', `What loads where: ${t(l.line)}`, `Characters attached per file (${n(l.files)} files of the tree), before → after the plan:`);
+    for (const s of l.surfaces) lines.push(`  ${s.name}: ${statText(s.before)} → ${statText(s.after)}`);
+    const head = l.surfaces.find((s) => s.surface === l.headline)!;
+    const top = [...head.folders].sort((a, b) => b.after.max - a.after.max || b.before.max - a.before.max).slice(0, 10);
+    if (top.length > 1) {
+      lines.push(`  Per top-level folder (${head.name}, the ${top.length} with the largest files):`);
+      for (const g of top) lines.push(`    ${g.folder === '.' ? '(root files)' : `${t(g.folder)}/`}: mean ${n(g.before.mean)} → ${n(g.after.mean)}, max ${n(g.before.max)} → ${n(g.after.max)} (${g.after.files === 1 ? '1 file' : `${n(g.after.files)} files`})`);
+    }
+    for (const w of l.budget.warnings) lines.push(`Warning ${w.code}: ${t(w.message)}`);
+  }
+  if (f.leftover) {
+    const now = l ? ` (now ${n(l.alwaysOn.before)})` : '';
+    lines.push(`Leftover: .github/copilot-instructions.md keeps ${n(f.leftover.chars)} characters after the plan${now}, attached to every request on every surface.`);
+    if (f.leftover.suggestions.length) {
+      lines.push('Largest sections kept there, with candidate scopes (ask the human; apply the answers with overrides):');
+      for (const x of f.leftover.suggestions.slice(0, 5)) lines.push(`  ${t(x.section)} "${t(x.title)}" (${n(x.chars)} characters): ${x.candidates.length ? x.candidates.map((c) => `"${t(c)}"`).join(' or ') : 'no candidate scope'}`);
+    }
+  }
+  return lines;
 }
 
 /** The whole structuredContent of onboarding_propose. */

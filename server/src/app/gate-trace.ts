@@ -10,9 +10,11 @@
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { ElicitationAction, ElicitationOutcome, ElicitationTrace } from '../schemas/trace.js';
 import type { TraceStore } from '../io/traces.js';
+import path from 'node:path';
 import { rel, traceDirName } from '../io/layout.js';
+import { assertStateWrite } from '../io/workspace.js';
 
-type GateChannel = ElicitationTrace['channel'];
+export type GateChannel = ElicitationTrace['channel'];
 export type UnsealedElicitationTrace = Omit<ElicitationTrace, 'seq' | 'prev_sha256' | 'sha256'>;
 export interface TraceRef {
   file: string;
@@ -70,6 +72,7 @@ export function gateTraceRecord(t: GateTraceInput): UnsealedElicitationTrace {
 /** Append a gate trace; failure to write is an OnboardingError so gates fail closed. */
 export async function appendGateTrace(store: TraceStore<'elicitation'>, unsealed: UnsealedElicitationTrace): Promise<TraceRef> {
   try {
+    await assertStateWrite(store.root, path.join(store.dir, '.head.json'));
     const { record, file } = await store.append(unsealed, unsealed.action);
     return { file, path: rel(traceDirName('elicitation'), file), seq: record.seq, sha256: record.sha256, timestamp: record.timestamp };
   } catch (e) {

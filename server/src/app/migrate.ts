@@ -14,6 +14,7 @@
  * nothing changed.
  */
 import type { Plan } from '../schemas/plan.js';
+import type { Snapshot } from '../core/types.js';
 import { migrate, checkFresh, type MigrationResult } from '../io/apply.js';
 import { acquireLock } from '../io/lock.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
@@ -22,6 +23,8 @@ import type { GateAnswer } from './rollback.js';
 
 export interface PreparedMigrate {
   plan: Plan;
+  /** The workspace the plan was re-derived from (what loads where is computed over it). */
+  snapshot: Snapshot;
   migrationId: string;
   /** File name of the approve trace this migration relies on. */
   approvalTrace: string;
@@ -42,7 +45,7 @@ export async function migrateGate<A extends GateAnswer>(
     onProgress?: ((step: string, done: number, total: number) => void) | undefined;
   },
 ): Promise<MigrateGateResult<A>> {
-  const { plan } = await resolvePlan(root, planId);
+  const { plan, snapshot } = await resolvePlan(root, planId);
   opts.onPlan?.(plan);
   if (plan.operations.length === 0) {
     throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations.`, { next: 'Nothing to do.' });
@@ -53,7 +56,7 @@ export async function migrateGate<A extends GateAnswer>(
   try {
     await assertFresh(root, plan); // safety: migrate-fresh-snapshot
     await checkFresh(root, plan); // safety: migrate-fresh-disk
-    const prep: PreparedMigrate = { plan, migrationId, approvalTrace: approval.trace.file };
+    const prep: PreparedMigrate = { plan, snapshot, migrationId, approvalTrace: approval.trace.file };
     const answer = await ask(prep);
     if (!answer.confirmed) return { kind: 'not-confirmed', prep, answer };
     const result = await migrate(root, plan, { migrationId, lock, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}) });

@@ -2,7 +2,7 @@
  * The read side shared by MCP and CLI: snapshot -> analyze -> buildPlan -> store. No SDK imports.
  */
 import { analyze } from '../core/analyze.js';
-import { buildPlan } from '../core/plan.js';
+import { buildOnboardingPlan } from '../core/agents/plan.js';
 import type { Analysis, Snapshot } from '../core/types.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Override, Plan } from '../schemas/plan.js';
@@ -18,18 +18,21 @@ export async function snapshotAndAnalyze(root: string): Promise<{ snapshot: Snap
   return { snapshot, analysis };
 }
 
-export async function propose(root: string, overrides: Override[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis }> {
+export async function propose(root: string, overrides: Override[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis; snapshot: Snapshot }> {
   const { snapshot, analysis } = await snapshotAndAnalyze(root);
   if (!snapshot.sources.some((s) => s.kind === 'copilot-repo') && !snapshot.sources.some((s) => s.kind === 'copilot-path')) {
     const refused = snapshot.refused.find((r) => r.kind === 'copilot-repo');
     if (refused) {
       throw new OnboardingError(ErrorCode.SOURCE_REFUSED, `${refused.path} cannot be read safely: ${refused.reason}.`, { next: 'Fix the file (see the reason) and run onboarding_propose again.' });
     }
-    throw new OnboardingError(ErrorCode.NO_SOURCES, 'No .github/copilot-instructions.md or .github/instructions/*.instructions.md was found in the workspace.', {
+  }
+  // Other agents' files alone make a plan too (converted, or kept with the reason): analyze and propose agree.
+  if (!snapshot.sources.length) {
+    throw new OnboardingError(ErrorCode.NO_SOURCES, "No instruction file was found in the workspace: no .github/copilot-instructions.md, .github/instructions/*.instructions.md, nor another agent's file (AGENTS.md, CLAUDE.md, GEMINI.md, Cursor, Windsurf or Cline rules).", {
       next: 'Check the workspace folder (--workspace, COPILOT_ONBOARDING_WORKSPACE or the client root).',
     });
   }
-  const plan = buildPlan({ snapshot, analysis, overrides: overrides ?? [], toolVersion: VERSION });
+  const plan = buildOnboardingPlan({ snapshot, analysis, overrides: overrides ?? [], toolVersion: VERSION });
   await assertApplicable(root, plan);
   const planFile = await savePlan(root, plan);
   await updateState(
@@ -42,5 +45,5 @@ export async function propose(root: string, overrides: Override[] | undefined, n
     },
     now,
   );
-  return { plan, planFile, analysis };
+  return { plan, planFile, analysis, snapshot };
 }

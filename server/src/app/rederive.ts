@@ -10,7 +10,8 @@
  * what stops a forged plan — one that writes a workflow or a manifest and calls itself lossless
  * and low-risk — from ever reaching the approval form or the write engine.
  */
-import { buildPlan } from '../core/plan.js';
+import { buildOnboardingPlan } from '../core/agents/plan.js';
+import { formatOf } from '../core/agents/formats.js';
 import { canonicalJson } from '../core/canonical.js';
 import { assertConfined, isInstructionFile } from '../core/confine.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
@@ -30,7 +31,9 @@ export function assertSourcesFresh(plan: Plan, snapshot: Snapshot): void {
   const now = new Map(snapshot.sources.map((s) => [s.path, s.sha256]));
   const changed: string[] = [];
   for (const s of plan.sources) if (now.get(s.path) !== s.sha256) changed.push(s.path);
-  for (const s of snapshot.sources) if (s.kind !== 'other-agent' && !plan.sources.some((p) => p.path === s.path)) changed.push(`${s.path} (new)`);
+  // Other agents' files count once the plan records them (a plan made with core/agents/plan.ts does).
+  const tracksAgents = plan.agents !== undefined;
+  for (const s of snapshot.sources) if ((s.kind !== 'other-agent' || tracksAgents) && !plan.sources.some((p) => p.path === s.path)) changed.push(`${s.path} (new)`);
   if (changed.length) throw new OnboardingError(ErrorCode.PLAN_STALE, `Stale plan: ${changed.join(', ')} changed since plan ${plan.planId} was proposed.`, { next: AGAIN });
 }
 
@@ -50,9 +53,14 @@ function differences(a: Plan, b: Plan): string[] {
  * or is simply not what this tool makes.
  */
 export async function rederivePlan(root: string, plan: Plan): Promise<Plan> {
+  return (await rederive(root, plan)).plan;
+}
+
+/** rederivePlan, with the snapshot the plan was made again from (the gates measure what loads where on it). */
+export async function rederive(root: string, plan: Plan): Promise<{ plan: Plan; snapshot: Snapshot }> {
   assertConfined(plan);
-  const foreign = plan.sources.filter((s) => !isInstructionFile(s.path)).map((s) => s.path);
-  if (foreign.length) throw notDerivable(`Plan ${plan.planId} records ${foreign.slice(0, 5).join(', ')} as a source; this tool reads only Copilot instruction files.`);
+  const foreign = plan.sources.filter((s) => !isInstructionFile(s.path) && formatOf(s.path) === null).map((s) => s.path);
+  if (foreign.length) throw notDerivable(`Plan ${plan.planId} records ${foreign.slice(0, 5).join(', ')} as a source; this tool reads only instruction files (Copilot's and other agents').`);
   if (plan.toolVersion !== VERSION) {
     throw notDerivable(
       `Plan ${plan.planId} was made by ${plan.toolVersion === undefined ? 'a copilot-onboarding version that did not record itself' : `copilot-onboarding ${plan.toolVersion}`}; this is ${VERSION}, which may divide the same files differently.`,
@@ -63,7 +71,7 @@ export async function rederivePlan(root: string, plan: Plan): Promise<Plan> {
   assertSourcesFresh(plan, snapshot);
   let derived: Plan;
   try {
-    derived = buildPlan({ snapshot, analysis, overrides: plan.overrides, toolVersion: VERSION });
+    derived = buildOnboardingPlan({ snapshot, analysis, overrides: plan.overrides, toolVersion: VERSION });
   } catch (e) {
     if (!(e instanceof OnboardingError)) throw e;
     throw notDerivable(`Plan ${plan.planId} cannot be made again from the workspace: ${e.message}`);
@@ -75,5 +83,5 @@ export async function rederivePlan(root: string, plan: Plan): Promise<Plan> {
       { derivedPlanId: derived.planId, differs: fields },
     );
   }
-  return derived;
+  return { plan: derived, snapshot };
 }

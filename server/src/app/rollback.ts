@@ -12,9 +12,10 @@ import { rollbackForm } from '../core/form-render.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { MigrationIdSchema, type Manifest } from '../schemas/manifest.js';
 import { editedSinceMigration, rollback } from '../io/rollback.js';
-import { manifestIds, readManifest, verifyBackup } from '../io/backup.js';
+import { loadMigration } from '../io/migration-record.js';
+import { manifestIds } from '../io/backup.js';
 import { loadState } from '../io/state.js';
-import { backupRelPaths, rel } from '../io/layout.js';
+import { backupRelPaths, editedRelDir, rel } from '../io/layout.js';
 import type { TraceRef } from './gate-trace.js';
 
 export interface PreparedRollback {
@@ -24,6 +25,8 @@ export interface PreparedRollback {
   restore: string[];
   remove: string[];
   archive: string;
+  /** Where the files edited since the migration are saved before they are restored or removed. */
+  savedTo: string;
   message: string;
 }
 
@@ -66,28 +69,33 @@ async function newestLiveMigration(root: string): Promise<string | null> {
 
 export async function prepareRollback(root: string, migrationId: string | undefined): Promise<PreparedRollback> {
   const id = await resolveMigrationId(root, migrationId);
-  const manifest = await readManifest(root, id);
-  const check = await verifyBackup(root, manifest);
-  if (!check.ok) { // safety: rollback-backup-checked
-    throw new OnboardingError(ErrorCode.BACKUP_CORRUPT, `The backup of migration ${id} failed its check: ${check.reason}. No file was touched.`, {
-      next: 'Restore the backup files in .copilot-state/backups/ from a copy, or restore the instruction files from version control.',
-    });
-  }
+  // The manifest, checked against the migration's plan, and the backup against the manifest (io/migration-record).
+  const { manifest } = await loadMigration(root, id);
   const edited = await editedSinceMigration(root, manifest);
   const restore = manifest.files.map((f) => f.path);
   const remove = manifest.creates;
   const archive = rel('backups', manifest.archive);
-  return { migrationId: id, manifest, edited, restore, remove, archive, message: rollbackForm({ migrationId: id, archive, manifest: backupRelPaths(id).manifest, restore, remove, edited }) };
+  const savedTo = `${editedRelDir(id)}/`;
+  return {
+    migrationId: id,
+    manifest,
+    edited,
+    restore,
+    remove,
+    archive,
+    savedTo,
+    message: rollbackForm({ migrationId: id, archive, manifest: backupRelPaths(id).manifest, restore, remove, edited, savedTo }),
+  };
 }
 
 export async function commitRollback(
   root: string,
   prep: PreparedRollback,
   opts: { onProgress?: ((step: string, done: number, total: number) => void) | undefined; now?: (() => number) | undefined } = {},
-): Promise<{ restored: string[]; removed: string[] }> {
+): Promise<{ restored: string[]; removed: string[]; saved: string[] }> {
   // io/rollback records the outcome in onboarding.json (rolledBackAt, status) before it clears its journal.
-  await rollback(root, prep.migrationId, { ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), now: new Date((opts.now ?? Date.now)()) });
-  return { restored: prep.restore, removed: prep.remove };
+  const r = await rollback(root, prep.migrationId, { ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), now: new Date((opts.now ?? Date.now)()) });
+  return { restored: prep.restore, removed: prep.remove, saved: r.saved };
 }
 
 /** What a channel's question returns: whether the human confirmed, and the trace already written for the answer. */
@@ -100,7 +108,7 @@ export type RollbackGateResult<A extends GateAnswer> =
   | { kind: 'not-confirmed'; prep: PreparedRollback; answer: A }
   /** Something changed while the question was open; `current` is what a new question would show. */
   | { kind: 'changed'; prep: PreparedRollback; answer: A; current: PreparedRollback; reason: string }
-  | { kind: 'rolled-back'; prep: PreparedRollback; answer: A; restored: string[]; removed: string[] };
+  | { kind: 'rolled-back'; prep: PreparedRollback; answer: A; restored: string[]; removed: string[]; saved: string[] };
 
 /**
  * prepare → ask → re-prepare and compare → commit. `ask` is the channel (MCP elicitation or a

@@ -2,7 +2,8 @@
  * The workspace status shown by onboarding_status and `copilot-onboarding status`. It first
  * finishes any interrupted migration or rollback (as every gate does) and says what it did in
  * `recovered`, so the status it reports is the state the next gate will see; otherwise it
- * reads only.
+ * reads only. It never says `approved` unless the trace chain proves an approval the next
+ * migrate would accept.
  */
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { loadPlan } from '../io/plans.js';
@@ -12,6 +13,9 @@ import { pendingRecovery } from '../io/recovery.js';
 import { recover } from './recover.js';
 import { checkApproval } from './gate-checks.js';
 import type { OnboardingState } from '../schemas/state.js';
+import { TraceStore } from '../io/traces.js';
+import { rel, traceDirName } from '../io/layout.js';
+import type { GateChannel } from './gate-trace.js';
 
 export interface WorkspaceStatus {
   workspace: string;
@@ -28,13 +32,16 @@ export interface WorkspaceStatus {
   pendingRecovery: string | null;
 }
 
-export async function workspaceStatus(root: string, ttlMs: number, now = new Date()): Promise<WorkspaceStatus> {
+export async function workspaceStatus(root: string, ttlMs: number, now = new Date(), channel: GateChannel = 'mcp'): Promise<WorkspaceStatus> {
   let recovered: string | null = null;
+  let stopped: string | null = null;
   try {
-    recovered = (await recover(root))?.message ?? null;
+    recovered = (await recover(root, channel))?.message ?? null;
   } catch (e) {
-    // Busy, or a journal or backup that recovery cannot use: pendingRecovery below says which.
     if (!(e instanceof OnboardingError)) throw e;
+    // A journal or backup that recovery cannot use, or one it must not act on ("needs a person"):
+    // its message says what it found. Busy: pendingRecovery below says who is running.
+    if (e.code !== ErrorCode.BUSY) stopped = e.message;
   }
   const out: WorkspaceStatus = {
     workspace: root,
@@ -47,7 +54,7 @@ export async function workspaceStatus(root: string, ttlMs: number, now = new Dat
     backup: null,
     rollbackAvailable: false,
     recovered,
-    pendingRecovery: await pendingRecovery(root),
+    pendingRecovery: stopped ?? (await pendingRecovery(root)),
   };
   let state: OnboardingState;
   try {
@@ -61,6 +68,7 @@ export async function workspaceStatus(root: string, ttlMs: number, now = new Dat
     throw e;
   }
   out.status = state.status;
+  out.recovered ??= await lastRecovery(root, state);
   out.pattern = state.pattern;
   if (state.currentPlan) {
     let operations = -1;
@@ -83,6 +91,9 @@ export async function workspaceStatus(root: string, ttlMs: number, now = new Dat
     }
     out.currentPlan = { ...state.currentPlan, operations };
   }
+  // onboarding.json is a cache: "approved" is reported only when the chain holds a valid, unused
+  // approval of the current plan. A spent, expired or unproven approval leaves the plan proposed.
+  if (out.status === 'approved' && !out.approval?.valid) out.status = state.currentPlan ? 'proposed' : 'new';
   const last = state.migrations[state.migrations.length - 1];
   if (last) {
     out.lastMigration = { migrationId: last.migrationId, planId: last.planId, migratedAt: last.migratedAt, rolledBackAt: last.rolledBackAt, files: last.written.length };
@@ -98,4 +109,17 @@ export async function workspaceStatus(root: string, ttlMs: number, now = new Dat
     }
   }
   return out;
+}
+
+/**
+ * A recovery that acted since the last gate (the elicitation chain's newest record is its trace):
+ * what it did, when, and where its trace is. Recovery at server start is seen by nobody; this is
+ * how the next status reports it.
+ */
+async function lastRecovery(root: string, state: OnboardingState): Promise<string | null> {
+  const file = state.chains?.elicitation?.file;
+  if (!file) return null;
+  const got = await new TraceStore(root, 'elicitation').get(file).catch(() => null);
+  if (!got || got.record.action !== 'recover') return null;
+  return `${got.record.message} (at ${got.record.timestamp}; trace ${rel(traceDirName('elicitation'), got.file)})`;
 }

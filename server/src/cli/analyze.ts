@@ -4,6 +4,9 @@
  * progress line per repository on stderr, one JSON line per repository on stdout with `--json`.
  * A repository that cannot be surveyed is reported on its own line and the others go on.
  *
+ * Security: every line printed for a person goes through core/sanitize (app/facts.ts escapes each
+ * title and path, so a file name cannot forge a line; the survey sanitizes what it prints again).
+ *
  * analyze reads only: unlike the MCP tool it neither runs crash recovery nor records the
  * pattern in onboarding.json, so surveying a repository leaves no trace in it.
  */
@@ -14,6 +17,7 @@ import { snapshotAndAnalyze } from '../app/propose.js';
 import { analysisFacts, analysisText, analyzeResult, fallbackNarration } from '../app/facts.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { pendingRecovery } from '../io/recovery.js';
+import { safeJson, sanitizeLines } from '../core/sanitize.js';
 import { CliExit, ExitCode, exitCodeFor, type CliIo } from './common.js';
 
 /** Exit codes of analyze and propose on top of the common ones: a migration is proposed. */
@@ -96,16 +100,16 @@ export async function survey(command: string, o: SurveyOptions, io: CliIo, each:
       const r = await each(root);
       codes.push(r.exitCode);
       line = { ok: true, command, workspace: root, exitCode: r.exitCode, data: r.data };
-      if (many) io.stderr.write(`${tag}${r.summary}\n`);
-      if (!o.json) io.stdout.write(`${many ? `== ${root}\n` : ''}${r.text}\n${many ? '\n' : ''}`);
+      if (many) io.stderr.write(`${sanitizeLines(`${tag}${r.summary}`)}\n`);
+      if (!o.json) io.stdout.write(`${sanitizeLines(`${many ? `== ${root}\n` : ''}${r.text}`)}\n${many ? '\n' : ''}`);
     } catch (e) {
       const err = e instanceof OnboardingError ? e : new OnboardingError(ErrorCode.INTERNAL, `Unexpected error: ${e instanceof Error ? e.message : String(e)}`);
       const code = e instanceof OnboardingError ? exitCodeFor(e) : ExitCode.REFUSED;
       codes.push(code);
       line = { ok: false, command, workspace: root, error: { code: err.code, message: err.message, next: err.next ?? null }, exitCode: code };
-      io.stderr.write(`${tag}${err.code}: ${err.message}${err.next && !many ? `\n${err.next}` : ''}\n`);
+      io.stderr.write(`${sanitizeLines(`${tag}${err.code}: ${err.message}`)}${err.next && !many ? `\n${sanitizeLines(err.next)}` : ''}\n`);
     }
-    if (o.json) io.stdout.write(JSON.stringify(line) + '\n');
+    if (o.json) io.stdout.write(safeJson(line) + '\n');
   }
   const worst = PRECEDENCE.find((c) => codes.includes(c)) ?? Math.max(...codes);
   if (worst !== ExitCode.OK) throw new CliExit(worst);
@@ -116,7 +120,7 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
     async (o: SurveyOptions) =>
       survey('analyze', o, io, async (root) => {
         const pending = await pendingRecovery(root);
-        if (pending) io.stderr.write(`note: ${pending} The analysis shows the files as they are now.\n`);
+        if (pending) io.stderr.write(`${sanitizeLines(`note: ${pending} The analysis shows the files as they are now.`)}\n`);
         const { snapshot, analysis } = await snapshotAndAnalyze(root);
         const facts = analysisFacts(root, snapshot, analysis);
         const fallback = analysisText(facts);

@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { assertWorkspaceFolder } from '../io/workspace.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
+import { safeJson } from '../core/sanitize.js';
 
 /** What a command may touch: its arguments, folders, environment and streams (tests pass their own). */
 export interface CliIo {
@@ -73,7 +74,7 @@ export function resolveWorkspace(opt: string | undefined, io: { cwd: string; env
 
 /** The `--json` envelope: `{ok, command, data}` on success, `{ok:false, command, error, exitCode}` on failure. */
 export function writeJson(out: NodeJS.WritableStream, value: unknown): void {
-  out.write(JSON.stringify(value, null, 2) + '\n');
+  out.write(safeJson(value, 2) + '\n');
 }
 
 export function jsonOk(command: string, data: unknown): Record<string, unknown> {

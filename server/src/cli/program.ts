@@ -9,6 +9,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { OnboardingError } from '../core/errors.js';
+import { sanitizeLines } from '../core/sanitize.js';
 import { VERSION } from '../runtime/version.js';
 import { CliExit, ExitCode, commandName, exitCodeFor, writeJson, type CliIo } from './common.js';
 
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   schemas: async () => (await import('./schemas.js')).registerSchemasCommand,
   analyze: async () => (await import('./analyze.js')).registerAnalyzeCommand,
   propose: async () => (await import('./propose.js')).registerProposeCommand,
+  explain: async () => (await import('./explain.js')).registerExplainCommand,
 };
 
 function registerDemoCommand(program: Command, io: CliIo): void {
@@ -60,7 +62,7 @@ async function buildProgram(io: CliIo): Promise<Command> {
     .configureOutput({ writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) })
     .addHelpText(
       'after',
-      '\nExit codes: 0 done; 1 declined or refused (nothing changed); 2 usage or invalid input; 3 verification failed (traces verify, schemas --check); 10 a migration is proposed (analyze/propose).',
+      '\nExit codes: 0 done; 1 declined or refused (nothing changed); 2 usage or invalid input; 3 verification failed (traces verify, schemas --check); 10 a migration is proposed (propose only; analyze exits 0 or an error code).',
     );
 
   program
@@ -99,7 +101,7 @@ export async function runCli(io: CliIo): Promise<number> {
     const code = known ? exitCodeFor(e) : 1;
     // The error boundary runs outside the command, so --json is read from argv.
     if (io.argv.includes('--json')) writeJson(io.stdout, { ok: false, command: commandName(io.argv), error, exitCode: code });
-    io.stderr.write(known ? `${error.code}: ${error.message}${error.next ? `\n${error.next}` : ''}\n` : `error: ${error.message}\n`);
+    io.stderr.write(`${sanitizeLines(known ? `${error.code}: ${error.message}${error.next ? `\n${error.next}` : ''}` : `error: ${error.message}`)}\n`);
     return code;
   }
 }

@@ -9,6 +9,8 @@ import type { Command } from 'commander';
 import { propose } from '../app/propose.js';
 import { recover } from '../app/recover.js';
 import { fallbackNarration, planFacts, planText, proposeResult } from '../app/facts.js';
+import { planViewData } from '../app/plan-view.js';
+import { figureFor } from '../app/loads.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Override } from '../schemas/plan.js';
 import type { CliIo } from './common.js';
@@ -29,22 +31,32 @@ function parseOverrides(values: string[]): Override[] {
   });
 }
 
+/** --budget-chars: a positive whole number of characters. */
+export function parseBudget(v: string): number {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || !Number.isSafeInteger(n) || n <= 0) {
+    throw new OnboardingError(ErrorCode.INVALID_INPUT, `--budget-chars ${JSON.stringify(v.slice(0, 40))} is not a positive whole number.`, { next: 'Give the characters per file, e.g. --budget-chars 8000.' });
+  }
+  return n;
+}
+
 export function registerProposeCommand(program: Command, io: CliIo): void {
   addSurveyOptions(
     program
       .command('propose')
       .description('Build and store the migration plan, as onboarding_propose does; changes no instruction file and never approves. Exit 10 when a migration is proposed.')
+      .option('--budget-chars <n>', 'instruction characters Copilot may attach per file; warn when the plan leaves more (no limit by default)', parseBudget)
       .option('--override <json>', 'a section override {section, keepRepoWide?, applyTo?, destination?} as JSON; repeat for several', (v: string, prev: string[]) => [...prev, v], [] as string[]),
-  ).action(async (o: SurveyOptions & { override: string[] }) => {
+  ).action(async (o: SurveyOptions & { override: string[]; budgetChars?: number }) => {
     const overrides = parseOverrides(o.override);
     await survey('propose', o, io, async (root) => {
-      const recovery = await recover(root);
-      const { plan, planFile } = await propose(root, overrides.length ? overrides : undefined);
-      const facts = planFacts(plan, planFile);
+      const recovery = await recover(root, 'cli');
+      const { plan, planFile, snapshot } = await propose(root, overrides.length ? overrides : undefined);
+      const facts = planFacts(plan, planFile, figureFor(snapshot, plan), o.budgetChars);
       const proposed = plan.operations.length > 0;
       return {
         exitCode: proposed ? SurveyExit.PROPOSED : SurveyExit.NOTHING_TO_DO,
-        data: proposeResult(facts, fallbackNarration(planText(facts)), recovery),
+        data: { ...proposeResult(facts, fallbackNarration(planText(facts)), recovery), planView: planViewData(plan, snapshot.files, snapshot.filesTruncated) },
         text: [
           recovery ? `Recovery: ${recovery.message}\n` : '',
           planText(facts, proposed ? 'approve it from an MCP client (onboarding_approve asks the human); the CLI never approves.' : 'nothing to approve.'),

@@ -53,7 +53,7 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
   const say = (s: string) => (o.json ? io.stderr : io.stdout).write(`${sanitizeLines(s.replace(/\n$/, ''))}\n`);
   const refuse = (s: string) => io.stderr.write(`${sanitizeLines(s.replace(/\n$/, ''))}\n`);
 
-  const recovered = await recover(root);
+  const recovered = await recover(root, 'cli');
   if (recovered) say(`Recovered an interrupted operation first: ${recovered.message}`);
 
   if (o.reason !== undefined && o.reason.length > NOTE_MAX_CHARS) {
@@ -130,7 +130,7 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
     throw new CliExit(ExitCode.REFUSED, why);
   }
   if (o.json) {
-    writeJson(io.stdout, jsonOk('rollback', { ...base, rolledBack: true, restored: gate.restored, removed: gate.removed }));
+    writeJson(io.stdout, jsonOk('rollback', { ...base, rolledBack: true, restored: gate.restored, removed: gate.removed, savedEdits: gate.saved }));
     return;
   }
   say(
@@ -138,7 +138,7 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
       `Rolled back migration ${prep.migrationId}.`,
       ...gate.restored.map((p) => `  restored ${p}`),
       ...gate.removed.map((p) => `  removed  ${p}`),
-      ...(prep.edited.length ? [`Edits made since the migration were discarded: ${prep.edited.join(', ')}`] : []),
+      ...(gate.saved.length ? [`Files edited since the migration were saved first: ${gate.saved.join(', ')}`] : []),
       `Trace: ${trace.path}`,
     ].join('\n'),
   );

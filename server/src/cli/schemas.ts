@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { ManifestSchema } from '../schemas/manifest.js';
 import { PlanSchema } from '../schemas/plan.js';
 import { QuestionEntrySchema } from '../schemas/question.js';
-import { OnboardingStateSchema } from '../schemas/state.js';
+import { OnboardingStateSchema, TraceCheckpointSchema } from '../schemas/state.js';
 import { ElicitationTraceSchema, SamplingTraceSchema } from '../schemas/trace.js';
 import { CliExit, ExitCode, resolveWorkspace, writeJson, type CliIo } from './common.js';
 
@@ -27,13 +27,14 @@ const SCHEMA_DOCS: readonly SchemaDoc[] = [
     file: 'elicitation-trace.schema.json',
     schema: ElicitationTraceSchema,
     title: 'copilot-onboarding elicitation trace',
-    description: 'One file per elicitation in .copilot-state/elicitation-traces/. sha256 = sha256(canonical JSON without sha256); prev_sha256 = sha256 of the previous whole record.',
+    description:
+      'One file per elicitation in .copilot-state/elicitation-traces/. sha256 = sha256(canonical JSON without sha256); prev_sha256 = sha256 of the previous whole record; from format @3, mac = HMAC-SHA-256 with the per-user trace key (~/.config/copilot-onboarding/trace-key) over the canonical JSON without sha256 and mac.',
   },
   {
     file: 'sampling-trace.schema.json',
     schema: SamplingTraceSchema,
     title: 'copilot-onboarding sampling trace',
-    description: 'One file per sampling (narration) call in .copilot-state/sampling-traces/, hash-chained like the elicitation traces.',
+    description: 'One file per sampling (narration) call in .copilot-state/sampling-traces/, hash-chained and (from format @3) authenticated like the elicitation traces.',
   },
   {
     file: 'question.schema.json',
@@ -58,6 +59,13 @@ const SCHEMA_DOCS: readonly SchemaDoc[] = [
     schema: OnboardingStateSchema,
     title: 'copilot-onboarding workspace state',
     description: '.copilot-state/onboarding.json: the state machine record (versioned).',
+  },
+  {
+    file: 'trace-checkpoint.schema.json',
+    schema: TraceCheckpointSchema,
+    title: 'copilot-onboarding trace checkpoint',
+    description:
+      '.copilot-state/trace-checkpoint.json: where the last verified walk of the elicitation chain ended and the approve / confirmed-migrate facts up to there, so gates read only later traces. mac = HMAC-SHA-256 with the per-user trace key over the canonical JSON without mac; one that does not authenticate is ignored.',
   },
 ];
 

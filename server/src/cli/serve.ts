@@ -4,6 +4,10 @@ import { createServer } from '../mcp/server.js';
 import { guardedStdioTransport } from '../mcp/stdio-transport.js';
 import { VERSION } from '../runtime/version.js';
 import { recoverAtStart } from '../app/recover.js';
+import { elicitationsSettled } from '../mcp/elicit.js';
+
+/** How long a shutdown waits for the traces of forms that were open (a trace write takes milliseconds). */
+const TRACE_GRACE_MS = 5_000;
 
 /**
  * `copilot-onboarding serve`: MCP over stdio. Nothing but JSON-RPC is written to stdout, and
@@ -20,9 +24,11 @@ export async function serve(opts: { workspace?: string | undefined; cwd: string;
     if (closing) return;
     closing = true;
     log.log('info', `shutting down (${why})`);
+    // Closing cancels every open form; their traces (`cancelled`, disconnect) are written before exit.
     void mcp
       .close()
       .catch(() => undefined)
+      .then(() => elicitationsSettled(TRACE_GRACE_MS))
       .finally(() => process.exit(0));
   };
   // StdioServerTransport does not watch for the end of stdin; a pending elicitation timer

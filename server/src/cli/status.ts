@@ -38,7 +38,7 @@ export function registerStatusCommand(program: Command, io: CliIo): void {
     .action(async (o: { workspace?: string; json?: boolean }) => {
       const root = resolveWorkspace(o.workspace, io);
       const config = configFromEnv(io.env);
-      const st = await workspaceStatus(root, config.approvalTtlMs, new Date(config.now()));
+      const st = await workspaceStatus(root, config.approvalTtlMs, new Date(config.now()), 'cli');
       if (o.json) writeJson(io.stdout, jsonOk('status', st));
       else io.stdout.write(sanitizeLines(statusLines(st).join('\n')) + '\n');
     });

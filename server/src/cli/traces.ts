@@ -8,7 +8,8 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { TraceStore, recordHash, verifyChain, type VerifyReport } from '../io/traces.js';
+import { TraceStore, recordHash, verifyChain, type VerifyResult } from '../io/traces.js';
+import { loadUserKey, userKeyPath } from '../io/user-key.js';
 import { rel, traceDir, traceDirName, type ChainKind } from '../io/layout.js';
 import type { ElicitationTrace, SamplingTrace } from '../schemas/trace.js';
 import { sanitizeLines } from '../core/sanitize.js';
@@ -57,17 +58,20 @@ export function registerTracesCommand(program: Command, io: CliIo): void {
       io.stdout.write(sanitizeLines(showText(found.chain, found.rel, found.record, intact)) + '\n');
     });
 
-  sub('verify', 'Walk both hash chains; report any modified, missing, inserted, reordered, forged or unparseable trace (exit 3).').action(async (o: CommonOpts) => {
+  sub('verify', 'Walk both hash chains and check each trace against your per-user trace key; report any modified, missing, inserted, reordered, forged, unauthenticated or unparseable trace (exit 3). Without the key (another machine, or --chain-only) only the hash chain is checked, and the output says so.')
+    .addOption(new Option('--chain-only', "check the hash chain only, not the traces' macs (an auditor without the key)"))
+    .action(async (o: CommonOpts & { chainOnly?: boolean }) => {
       const root = resolveWorkspace(o.workspace, io);
       const chains = o.chain ? [o.chain] : CHAINS;
-      const reports: VerifyReport[] = [];
-      for (const c of chains) reports.push(await verifyChain(root, c));
+      const key = o.chainOnly ? null : await loadUserKey();
+      const reports: Array<VerifyResult<never>> = [];
+      for (const c of chains) reports.push(await verifyChain(root, c, { key }));
       const ok = reports.every((r) => r.ok);
       if (o.json) {
         writeJson(io.stdout, {
           ok,
           command: 'traces verify',
-          data: { workspace: root, chains: reports.map((r) => ({ ...r, dir: rel(traceDirName(r.chain)) })) },
+          data: { workspace: root, chains: reports.map(({ end: _end, from: _from, facts: _facts, ...r }) => ({ ...r, dir: rel(traceDirName(r.chain)) })) },
           ...(ok ? {} : { exitCode: ExitCode.VERIFY_FAILED }),
         });
       } else {
@@ -78,9 +82,22 @@ export function registerTracesCommand(program: Command, io: CliIo): void {
             lines.push(`${name}: OK (${r.count} trace${r.count === 1 ? '' : 's'}${r.count ? `, seq 1..${r.lastSeq}` : ''})`);
           } else {
             lines.push(`${name}: BROKEN (${r.problems.length} problem${r.problems.length === 1 ? '' : 's'} in ${r.count} file${r.count === 1 ? '' : 's'})`);
-            for (const p of r.problems) lines.push(`  ${p.kind.padEnd(11)} ${p.file ?? '(no file)'}: ${stripFile(p.message, p.file)}`);
+            for (const p of r.problems) lines.push(`  ${p.kind.padEnd(15)} ${p.file ?? '(no file)'}: ${stripFile(p.message, p.file)}`);
+          }
+          if (r.foreign) {
+            const n = r.foreign.count;
+            lines.push(
+              `  ${n} trace${n === 1 ? '' : 's'} (seq ${r.foreign.first}..${r.foreign.last}) before the first one your key authenticates: written before per-user keys, or with another user's key; checked as a hash chain only, and no approval among them is honoured`,
+            );
           }
         }
+        lines.push(
+          key
+            ? `Every trace's mac was checked with your per-user trace key (${key.file}).`
+            : o.chainOnly
+              ? 'Hash chain only (--chain-only): the macs were not checked, so traces written by anyone who can write the workspace would pass.'
+              : `Hash chain only: no per-user trace key here (${userKeyPath()}), so the macs were not checked (an auditor on another machine sees this). Traces written by anyone who can write the workspace would pass; check on the machine of the user who approved.`,
+        );
         io.stdout.write(sanitizeLines(lines.join('\n')) + '\n');
         if (!ok) io.stderr.write('Trace verification FAILED: the audit trail was changed after it was written.\n');
       }

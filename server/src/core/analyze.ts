@@ -13,17 +13,19 @@
  *                   same name), a POSSIBLE_CONTRADICTION, or an outline that skips levels
  *                   badly (a jump of 3+ levels, e.g. H1 -> H4, or 3+ jumps of 2 levels).
  * 5. `unstructured` it has no heading (outside its front matter).
- * 6. `clean`        it is at most 4,000 characters, has no warning or error, and at most
- *                   two sections at the split level: there is little to split.
+ * 6. `clean`        it has no warning or error and at most two sections at the split
+ *                   level: there is little to split. (Its size is no rule: there is no
+ *                   fixed limit; what it costs per file is core/loads.ts's figure.)
  * 7. `structured`   otherwise: headings give several sections to place.
  *
  * Characters are Unicode code points of the decoded text (a BOM is not counted).
  */
 import type { Analysis, ExistingInstruction, Heading, ParsedMarkdown, Pattern, Problem, Section, Snapshot, SourceFile } from './types.js';
-import { CODE_REVIEW_CHAR_LIMIT, readFrontMatter } from './copilot-format.js';
+import { readFrontMatter } from './copilot-format.js';
 import { lineOfOffset, parseMarkdown, splitLevel, splitSections } from './markdown.js';
 import { findContradictions } from './contradictions.js';
 import { proposeTopicSections } from './topics.js';
+import { agentInventory } from './agents/inventory.js';
 
 const utf8 = new TextDecoder('utf-8');
 
@@ -49,26 +51,6 @@ function countLines(bytes: Uint8Array): number {
   }
   const last = bytes[size - 1];
   return size > 0 && last !== 0x0a && last !== 0x0d ? n + 1 : n;
-}
-
-/** 1-based line of the character at code point index `index` (or null when the text is shorter). */
-function lineOfCharIndex(text: string, index: number): number | null {
-  let line = 1;
-  let cp = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (cp === index) return line;
-    const c = text.charCodeAt(i);
-    if (c === 0x0a) line++;
-    else if (c === 0x0d) {
-      line++;
-      if (text.charCodeAt(i + 1) === 0x0a) {
-        i++;
-        cp++;
-      }
-    } else if (c >= 0xd800 && c <= 0xdbff) i++;
-    cp++;
-  }
-  return null;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -213,16 +195,6 @@ function analyzeRepo(src: SourceFile): RepoAnalysis {
   if (bytes.length > 0) sections = hasHeadings ? splitSections(src.path, bytes, parsed, 1) : proposeTopicSections(src.path, bytes, parsed, 1);
 
   const problems: Problem[] = [];
-  if (chars > CODE_REVIEW_CHAR_LIMIT) {
-    const cut = lineOfCharIndex(text, CODE_REVIEW_CHAR_LIMIT);
-    problems.push({
-      code: 'REPO_WIDE_TOO_LONG',
-      severity: 'warning',
-      message: `${src.path} has ${chars.toLocaleString('en-US')} characters; Copilot code review reads only the first ${CODE_REVIEW_CHAR_LIMIT.toLocaleString('en-US')}${cut ? ` (it stops on line ${cut})` : ''}.`,
-      path: src.path,
-      lines: cut ? [cut] : [],
-    });
-  }
   if (parsed.frontMatter) problems.push(...frontMatterProblems(src.path, readFrontMatter(text)));
   const level = splitLevel(parsed.headings);
   const duplicates = duplicateHeadings(src.path, parsed.headings, level);
@@ -285,7 +257,7 @@ export function analyze(snapshot: Snapshot): Analysis {
 
   const otherAgentFiles = [...otherSources.map((s) => s.path), ...snapshot.refused.filter((r) => r.kind === 'other-agent').map((r) => r.path)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   if (otherAgentFiles.length) {
-    const message = `Other agents' instruction files found (reported, not migrated): ${otherAgentFiles.join(', ')}.`;
+    const message = `Other agents' instruction files found: ${otherAgentFiles.join(', ')} (the inventory says who reads each; propose copies what maps exactly into Copilot files and keeps every original).`;
     problems.push({ code: 'OTHER_AGENT_FILES', severity: 'info', message, path: otherAgentFiles[0]!, lines: [] });
   }
 
@@ -304,7 +276,6 @@ export function analyze(snapshot: Snapshot): Analysis {
   else if (repoAnalysis.seriousProblems) pattern = 'messy';
   else if (!repoAnalysis.hasHeadings) pattern = 'unstructured';
   else if (
-    repoAnalysis.chars <= CODE_REVIEW_CHAR_LIMIT &&
     repoAnalysis.splitSectionCount <= 2 &&
     !problems.some((p) => p.severity !== 'info' && p.path === repo!.path)
   )
@@ -314,5 +285,5 @@ export function analyze(snapshot: Snapshot): Analysis {
   // Severity, then path, then first line (Array.prototype.sort is stable: ties keep their order).
   const ordered = problems.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
 
-  return { pattern, sources, sections: repoAnalysis?.sections ?? [], headings: repoAnalysis?.parsed.headings ?? [], problems: ordered, existingInstructions, otherAgentFiles };
+  return { pattern, sources, sections: repoAnalysis?.sections ?? [], headings: repoAnalysis?.parsed.headings ?? [], problems: ordered, existingInstructions, otherAgentFiles, agents: agentInventory(snapshot) };
 }

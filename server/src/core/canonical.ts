@@ -21,3 +21,29 @@ export function canonicalJson(value: unknown): string {
 export function sha256Hex(data: string | Uint8Array): string {
   return createHash('sha256').update(data).digest('hex');
 }
+
+/**
+ * The RFC 8785 text of each top-level member of `obj` (`"key":value`), sorted as JCS sorts them;
+ * members whose value is undefined are dropped, as canonicalJson does. `joinMembers` turns them
+ * back into the canonical JSON of the object, or of the object without some members: one record
+ * canonicalized once gives the texts of several of its hashes.
+ */
+export function canonicalMembers(obj: Record<string, unknown>): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const key of Object.keys(obj).sort()) {
+    const v = obj[key];
+    if (v === undefined || typeof v === 'symbol') continue;
+    out.push([key, `${canonicalJson(key)}:${canonicalJson(v)}`]);
+  }
+  return out;
+}
+
+/** The canonical JSON of the object `members` came from, without the members named in `omit`. */
+export function joinMembers(members: ReadonlyArray<[string, string]>, omit: ReadonlyArray<string> = []): string {
+  let text = '{';
+  for (const [key, member] of members) {
+    if (omit.includes(key)) continue;
+    text += text.length > 1 ? `,${member}` : member;
+  }
+  return `${text}}`;
+}

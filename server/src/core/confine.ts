@@ -42,3 +42,60 @@ export function assertConfined(plan: Pick<Plan, 'planId' | 'operations' | 'sourc
     { next: 'Delete the plan file and run onboarding_propose again.', details: { operations: bad } },
   );
 }
+
+/** What a backup manifest or a journal says a migration touches, compared with its plan. */
+type RecordedPaths = {
+  planId: string;
+  /** Modify and delete targets with the hash they held before (manifest `files`). */
+  before?: ReadonlyArray<{ path: string; sha256: string }>;
+  /** Created paths (manifest `creates`). */
+  creates?: readonly string[];
+  /** Every operation with what it writes (manifest `written`, journal `ops`). */
+  ops: ReadonlyArray<{ op: string; path: string; sha256: string | null; previousSha256?: string | null; size?: number }>;
+  createdDirs: readonly string[];
+};
+
+/**
+ * Where a manifest or journal (untrusted: anyone with workspace access can write the state
+ * folder) disagrees with the plan it names: paths the plan does not touch, paths of the plan it
+ * lacks, or other operations or bytes. Empty when they agree. Security: rollback and recovery
+ * act only on the plan's operations; a record that says anything else is refused before a file
+ * is touched.
+ */
+export function recordMismatch(plan: Pick<Plan, 'planId' | 'operations'>, r: RecordedPaths): string[] {
+  const problems: string[] = [];
+  if (r.planId !== plan.planId) problems.push(`it names plan ${r.planId}, not ${plan.planId}`);
+  const planned = new Set(plan.operations.map((op) => op.path));
+  const named = [...new Set([...r.ops.map((o) => o.path), ...(r.before ?? []).map((f) => f.path), ...(r.creates ?? [])])];
+  const extra = named.filter((p) => !planned.has(p));
+  const lacking = plan.operations.filter((op) => !r.ops.some((o) => o.path === op.path)).map((op) => op.path);
+  const differing = plan.operations
+    .filter((op) => {
+      const recs = r.ops.filter((o) => o.path === op.path);
+      const rec = recs[0];
+      if (!rec) return false;
+      const before = r.before?.filter((f) => f.path === op.path) ?? [];
+      return (
+        recs.length > 1 ||
+        rec.op !== op.op ||
+        rec.sha256 !== (op.op === 'delete' ? null : op.sha256) ||
+        (rec.previousSha256 !== undefined && rec.previousSha256 !== op.previousSha256) ||
+        (rec.size !== undefined && rec.size !== (op.op === 'delete' ? 0 : op.size)) ||
+        (r.before !== undefined && (op.op === 'create' ? before.length !== 0 : before.length !== 1 || before[0]!.sha256 !== op.previousSha256)) ||
+        (r.creates !== undefined && r.creates.filter((c) => c === op.path).length !== (op.op === 'create' ? 1 : 0))
+      );
+    })
+    .map((op) => op.path);
+  const creates = plan.operations.filter((op) => op.op === 'create').map((op) => op.path);
+  const parents = new Set(creates.flatMap((c) => c.split('/').slice(0, -1).map((_, i, segs) => segs.slice(0, i + 1).join('/'))));
+  const strayDirs = r.createdDirs.filter((d) => !parents.has(d));
+  if (extra.length) problems.push(`it lists ${list(extra)}, which the plan does not touch`);
+  if (lacking.length) problems.push(`it lacks ${list(lacking)}, which the plan touches`);
+  if (differing.length) problems.push(`it records another operation or other bytes than the plan for ${list(differing)}`);
+  if (strayDirs.length) problems.push(`it would remove the folders ${list(strayDirs)}, which hold no file the plan creates`);
+  return problems;
+}
+
+function list(paths: readonly string[]): string {
+  return paths.length > 5 ? `${paths.slice(0, 5).join(', ')} and ${paths.length - 5} more` : paths.join(', ');
+}

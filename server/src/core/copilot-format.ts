@@ -6,7 +6,8 @@
  * - path-specific: `.github/instructions/NAME.instructions.md` with YAML front matter
  *   `applyTo: "glob,glob"` (one string, comma-separated globs), an optional `description`, and
  *   an optional `excludeAgent: "code-review"` or `"coding-agent"` (that agent does not read the file).
- * - Copilot code review reads only the first 4,000 characters of an instruction file.
+ * - No length limit: Copilot code review's 4,000-character read limit was removed on 2026-06-12
+ *   (GitHub changelog "Copilot code review: new configurations and controls").
  *
  * We read every shape found in the wild (unquoted `*…` values, which are YAML aliases and
  * break strict parsers; YAML lists; brace groups containing commas) and write only the documented one.
@@ -16,7 +17,6 @@ import { parseDocument, isAlias, isSeq, isScalar, stringify, type Document } fro
 export const REPO_WIDE_PATH = '.github/copilot-instructions.md';
 export const INSTRUCTIONS_DIR = '.github/instructions';
 export const INSTRUCTIONS_SUFFIX = '.instructions.md';
-export const CODE_REVIEW_CHAR_LIMIT = 4000;
 
 export function instructionPath(slug: string): string {
   return `${INSTRUCTIONS_DIR}/${slug}${INSTRUCTIONS_SUFFIX}`;
@@ -133,6 +133,34 @@ function readExcludeAgent(body: string, doc: Document.Parsed | null, parsed: boo
   return joinApplyTo(raw.split(',').map((s) => s.trim().replace(/^["']|["']$/g, ''))) || null;
 }
 
+/** A description is one line of at most this many characters. */
+export const DESCRIPTION_MAX = 160;
+
+/**
+ * The one-line `description` of a created file, from the headings it holds (VS Code matches
+ * instructions on it too): the distinct titles in source order without Markdown emphasis,
+ * `; `-separated, as many as fit in DESCRIPTION_MAX, then "and N more".
+ */
+export function describeHeadings(titles: readonly string[], fallback: string): string {
+  const distinct: string[] = [];
+  const seen = new Set<string>();
+  for (const t of titles) {
+    const c = t.slice(0, 500).replace(/[*_`]{1,3}(?=\S)|(?<=\S)[*_`]{1,3}/g, '').replace(/\s+/g, ' ').trim();
+    if (c && !seen.has(c)) (seen.add(c), distinct.push(c));
+  }
+  if (!distinct.length) return fallback;
+  let out = [...distinct[0]!].length > DESCRIPTION_MAX ? `${[...distinct[0]!].slice(0, DESCRIPTION_MAX - 1).join('')}…` : distinct[0]!;
+  let used = 1;
+  for (; used < distinct.length; used++) {
+    const rest = distinct.length - used - 1;
+    const next = `${out}; ${distinct[used]}`;
+    if (next.length + (rest ? ` and ${rest} more`.length : 0) > DESCRIPTION_MAX) break;
+    out = next;
+  }
+  const more = distinct.length - used;
+  return more ? `${out} and ${more} more` : out;
+}
+
 /**
  * Render the documented front matter: applyTo always as one double-quoted string, then the
  * description, then excludeAgent when one is given.
@@ -144,3 +172,13 @@ export function renderFrontMatter(fm: { applyTo: string; description: string; ex
 }
 
 const FM_OPTIONS = { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 } as const;
+
+/**
+ * Front matter of a path-specific file with no applyTo: Copilot attaches it when its description
+ * matches the task (VS Code matches instructions on `description`). Used for Cursor rules that
+ * the agent picks by description.
+ */
+export function renderDescriptionFrontMatter(description: string, eol: '\n' | '\r\n' | '\r' = '\n'): string {
+  const yaml = stringify({ description }, FM_OPTIONS);
+  return ['---', ...yaml.replace(/\n$/, '').split('\n'), '---', ''].join(eol);
+}

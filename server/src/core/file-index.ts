@@ -85,6 +85,31 @@ export class FileIndex {
     return this.files.length >= 10 && count >= this.files.length * 0.9;
   }
 
+  /**
+   * The folder most of the files `globs` match sit in, when its name says what they are
+   * (`isFolder` of the segment, e.g. `tests`): the path up to that segment, the share of the
+   * matched files under it, and how many files were matched. Null when nothing matches.
+   */
+  mainFolder(globs: readonly string[], isFolder: (segment: string) => boolean): { dir: string; share: number; matched: number } | null {
+    const tests = globs.map(globTest);
+    const byDir = new Map<string, number>();
+    let matched = 0;
+    for (const f of this.files) {
+      if (!tests.some((t) => t(f))) continue;
+      matched++;
+      const segs = f.split('/');
+      const i = segs.slice(0, -1).findIndex(isFolder);
+      if (i >= 0) {
+        const d = segs.slice(0, i + 1).join('/');
+        byDir.set(d, (byDir.get(d) ?? 0) + 1);
+      }
+    }
+    if (!matched) return null;
+    let best: [string, number] | null = null;
+    for (const e of byDir) if (!best || e[1] > best[1] || (e[1] === best[1] && e[0] < best[0])) best = e;
+    return best ? { dir: best[0], share: best[1] / matched, matched } : { dir: '', share: 0, matched };
+  }
+
   /** Directory path -> number of files under it. */
   private get dirs(): Map<string, number> {
     if (!this.dirCounts) {
@@ -113,6 +138,23 @@ export class FileIndex {
       this.names = byName;
     }
     return this.names.get(name) ?? [];
+  }
+
+  /** Whether `name` is a file at the root of the tree. */
+  isRootFile(name: string): boolean {
+    return this.rootFiles.has(name);
+  }
+
+  /** The one root file named `stem.ext` for an upper-case `stem` (`CHANGELOG` -> `CHANGELOG.md`), or null. */
+  rootFileWithStem(stem: string): string | null {
+    const found = [...this.rootFiles].filter((f) => f.startsWith(`${stem}.`) && !f.slice(stem.length + 1).includes('.'));
+    return found.length === 1 ? found[0]! : null;
+  }
+
+  private roots: Set<string> | null = null;
+  private get rootFiles(): Set<string> {
+    this.roots ??= new Set(this.files.filter((f) => !f.includes('/')));
+    return this.roots;
   }
 
   /** Resolve a bare file name (`plugin_api.py`) to the one file of that name, or null (none or several). */

@@ -4,10 +4,13 @@
  *
  * Clients differ: VS Code renders the elicitation message as CommonMark, the MCP Inspector
  * collapses it into one paragraph, a terminal shows it raw. So the text is built to be right
- * in all three: summary first (what, counts, risk, backup, problems), then at most 20 files;
+ * in all three: summary first (what, counts, what loads where, risk, backup, problems), then at
+ * most 20 destination files, each with its glob, its size and its first section titles;
  * blocks separated by a blank line; `- ` bullets; every path, glob and id in a code span (so
  * `**` and `<id>` stay literal); every line a complete sentence (still readable when
  * whitespace collapses); the whole message at most 4,000 characters whatever the input.
+ *
+ * question_ask's form is rendered here too: the agent's question is untrusted text like a heading.
  *
  * Security: every string that did not come from this module (paths, headings, globs, problem
  * messages, migration ids) passes through core/sanitize, so no control, escape or bidi
@@ -15,6 +18,7 @@
  */
 import type { Plan } from '../schemas/plan.js';
 import { code, prose } from './sanitize.js';
+import { figureLine, type LoadFigure } from './loads.js';
 
 /** The most characters a form message may have. */
 export const FORM_MAX_CHARS = 4000;
@@ -23,6 +27,9 @@ const FORM_MAX_FILES = 20;
 const MAX_PROBLEMS = 5;
 const PATH_MAX = 120;
 const GLOB_MAX = 100;
+/** Section titles named per destination file, and the longest title shown. */
+const TITLES_SHOWN = 3;
+const TITLE_MAX = 60;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
@@ -58,29 +65,44 @@ function planHeader(plan: Plan): string {
   return `plan ${code(plan.planId)} (SHA-256 ${code(`${plan.sha256.slice(0, 12)}…`)})`;
 }
 
-function summary(plan: Plan): string {
+function summary(plan: Plan, figure: LoadFigure | null): string {
   const n = (op: string) => plan.operations.filter((o) => o.op === op).length;
   const reasons = plan.riskReasons.length ? ` (${plan.riskReasons.slice(0, 3).map((r) => prose(r, 160)).join('; ')}${plan.riskReasons.length > 3 ? '; …' : ''})` : '';
   return [
     `Summary: ${plural(n('modify'), 'file')} modified, ${plural(n('create'), 'file')} created, ${plural(n('delete'), 'file')} deleted.`,
+    ...(figure ? [figureLine(figure)] : []),
     `Risk: ${plan.risk}${reasons}.`,
     `Problems found: ${plan.problems.length ? fmt(plan.problems.length) : 'none'}.`,
     plan.lossless.ok ? 'Lossless check: passed, every byte of the original is kept.' : 'Lossless check: FAILED, do not approve.',
   ].join('\n');
 }
 
+/** `, sections: A; B; C and 2 more` — the first section titles a file holds, in source order. */
+function titles(list: readonly string[] | undefined, lead: string): string {
+  if (!list?.length) return '';
+  const shown = list.slice(0, TITLES_SHOWN).map((t) => prose(t, TITLE_MAX));
+  const rest = list.length - shown.length;
+  return `, ${lead}: ${shown.join('; ')}${rest > 0 ? ` and ${fmt(rest)} more` : ''}`;
+}
+
 function fileItems(plan: Plan): string[] {
   const before = new Map(plan.sources.map((s) => [s.path, s.size]));
   const applyTo = new Map(plan.sections.filter((s) => s.applyTo).map((s) => [s.destination, s.applyTo as string]));
+  const held = new Map<string, string[]>();
+  for (const s of plan.sections) {
+    const list = held.get(s.destination);
+    if (list) list.push(s.title);
+    else held.set(s.destination, [s.title]);
+  }
   const rank = { modify: 0, delete: 1, create: 2 } as const;
   return [...plan.operations]
     .sort((a, b) => rank[a.op] - rank[b.op])
     .map((o) => {
       const p = code(o.path, PATH_MAX);
-      if (o.op === 'modify') return `- Modify ${p} (${fmt(before.get(o.path) ?? 0)} → ${fmt(o.size)} bytes).`;
+      if (o.op === 'modify') return `- Modify ${p} (${fmt(before.get(o.path) ?? 0)} → ${fmt(o.size)} bytes)${titles(held.get(o.path), 'keeping sections')}.`;
       if (o.op === 'delete') return `- Delete ${p}.`;
       const glob = applyTo.get(o.path);
-      return `- Create ${p}${glob ? ` for files matching ${code(glob, GLOB_MAX)}` : ''} (${fmt(o.size)} bytes).`;
+      return `- Create ${p}${glob ? ` for files matching ${code(glob, GLOB_MAX)}` : ''} (${fmt(o.size)} bytes)${titles(held.get(o.path), 'sections')}.`;
     });
 }
 
@@ -111,19 +133,26 @@ function fileList(plan: Plan, where: FormPaths) {
   };
 }
 
-export function approveForm(plan: Plan, where: FormPaths): string {
+/** Shown only to clients that render MCP Apps: the propose result links the plan view. */
+export const PLAN_VIEW_LINE = 'To see every file and glob, open the plan view from the last onboarding_propose.';
+
+/**
+ * `figure`: what loads where with this plan (app/loads figureFor), shown as one line of the summary.
+ * `planView`: the client renders MCP Apps; one line points to the plan view.
+ */
+export function approveForm(plan: Plan, where: FormPaths, figure: LoadFigure | null = null, opts: { planView?: boolean } = {}): string {
   return assemble(
-    [`Approve ${planHeader(plan)}?`, summary(plan), `Backup: onboarding_migrate makes a tar.gz backup in ${code(where.backupsDir, PATH_MAX)} and checks it before the first write.`],
+    [`Approve ${planHeader(plan)}?`, summary(plan, figure), opts.planView ? PLAN_VIEW_LINE : '', `Backup: onboarding_migrate makes a tar.gz backup in ${code(where.backupsDir, PATH_MAX)} and checks it before the first write.`],
     fileList(plan, where),
     [problemsBlock(plan), 'Choose Yes (true) to approve this plan, or decline. Approving records your decision only: files change when you later confirm onboarding_migrate.'],
   );
 }
 
-export function migrateForm(plan: Plan, where: FormPaths & { archive: string }): string {
+export function migrateForm(plan: Plan, where: FormPaths & { archive: string }, figure: LoadFigure | null = null): string {
   return assemble(
     [
       `Migrate now with ${planHeader(plan)}, which you approved?`,
-      summary(plan),
+      summary(plan, figure),
       `Backup: ${code(where.archive, PATH_MAX)} and its manifest are written and checked before the first write.`,
     ],
     fileList(plan, where),
@@ -138,11 +167,13 @@ export interface RollbackFormInput {
   restore: string[];
   remove: string[];
   edited: string[];
+  /** Where the edited files are saved first (a folder, workspace-relative). */
+  savedTo: string;
 }
 
 export function rollbackForm(r: RollbackFormInput): string {
   const items = [
-    ...r.edited.map((p) => `- Edited since the migration, the edit will be lost: ${code(p, PATH_MAX)}.`),
+    ...r.edited.map((p) => `- Edited since the migration: ${code(p, PATH_MAX)} is saved to ${code(r.savedTo, PATH_MAX)} first, then put back as before the migration.`),
     ...r.restore.filter((p) => !r.edited.includes(p)).map((p) => `- Restore ${code(p, PATH_MAX)} byte for byte.`),
     ...r.remove.filter((p) => !r.edited.includes(p)).map((p) => `- Remove ${code(p, PATH_MAX)} (created by the migration).`),
   ];
@@ -151,7 +182,7 @@ export function rollbackForm(r: RollbackFormInput): string {
     [
       `Summary: ${plural(r.restore.length, 'file')} restored, ${plural(r.remove.length, 'file')} removed.`,
       r.edited.length
-        ? `WARNING: ${plural(r.edited.length, 'file was', 'files were')} edited since the migration; those edits will be lost.`
+        ? `WARNING: ${plural(r.edited.length, 'file was', 'files were')} edited since the migration; ${r.edited.length === 1 ? 'it is' : 'they are'} saved to ${code(r.savedTo, PATH_MAX)} first (your edits stay there), then put back as before the migration.`
         : 'No migrated file was edited since the migration.',
       'The backup was checked against its manifest.',
     ].join('\n'),
@@ -164,4 +195,18 @@ export function rollbackForm(r: RollbackFormInput): string {
       }
     : null;
   return assemble(head, list, ['Choose Yes (true) to roll back now, or decline.']);
+}
+
+/**
+ * The question_ask form: the agent's question, line by line through core/sanitize as prose (no
+ * raw HTML, emphasis or links; no control, escape, bidi or separator character; line breaks
+ * kept as line breaks). Null when the safe text is longer than a form may be: a person must
+ * see the whole question, so the caller refuses it rather than cut it.
+ */
+export function questionForm(question: string): string | null {
+  const text = question
+    .split(/\r\n|\r|\n/)
+    .map((line) => prose(line, Number.MAX_SAFE_INTEGER))
+    .join('\n');
+  return text.length <= FORM_MAX_CHARS ? text : null;
 }

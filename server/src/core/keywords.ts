@@ -255,7 +255,8 @@ function collectMentions(prose: string): Mention[] {
     for (let m = BACKTICK_RE.exec(prose); m; m = BACKTICK_RE.exec(prose)) {
       const raw = m[1]!;
       if (raw.includes('*') || raw.endsWith('/') || raw.includes('://')) continue;
-      if (/^[\w-]+\.[a-z][a-z0-9]{0,5}$/i.test(raw) && !/^\d/.test(raw)) {
+      // `pyproject.toml`, and the capitalised names of files without extension (`VERSION`, `Makefile`).
+      if ((/^[\w-]+\.[a-z][a-z0-9]{0,5}$/i.test(raw) && !/^\d/.test(raw)) || /^[A-Z][A-Za-z]{3,}$/.test(raw)) {
         push({ raw, kind: 'file', value: raw });
         continue;
       }

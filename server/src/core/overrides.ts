@@ -15,6 +15,7 @@ import type { ExcludeAgent, Override } from '../schemas/plan.js';
 import { OverrideSchema } from '../schemas/plan.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, splitApplyTo } from './copilot-format.js';
 import { ErrorCode, OnboardingError } from './errors.js';
+import { hasUnsafe } from './sanitize.js';
 import { SLUG_RE, isReservedSlug, slugify } from './slug.js';
 
 const MAX_GLOB_LENGTH = 1024;
@@ -38,6 +39,8 @@ export interface NormOverride {
   excludeAgent?: ExcludeAgent;
 }
 
+const GLOB_NEXT = 'Use globs relative to the repository root, such as "src/**/*.ts".';
+
 function validateGlob(g: string): string | null {
   if (g.trim() === '') return 'is empty';
   if (g.length > MAX_GLOB_LENGTH) return `is longer than ${MAX_GLOB_LENGTH} characters`;
@@ -48,12 +51,18 @@ function validateGlob(g: string): string | null {
 }
 
 function normaliseApplyTo(value: string | string[], sectionRef: string): string {
-  const globs = (Array.isArray(value) ? value : [value]).flatMap((v) => splitApplyTo(v));
+  const values = Array.isArray(value) ? value : [value];
+  // Checked before splitting: splitting trims, and trim() drops U+2028, U+2029 and U+FEFF at the ends.
+  for (const v of values) {
+    if (/[\0\r\n]/.test(v)) throw invalid(`The applyTo glob ${JSON.stringify(v.slice(0, 100))} for "${sectionRef}" contains a NUL or line break.`, GLOB_NEXT);
+    if (hasUnsafe(v)) throw invalid(`The applyTo glob ${JSON.stringify(v.slice(0, 100))} for "${sectionRef}" contains a control, bidi or separator character.`, GLOB_NEXT);
+  }
+  const globs = values.flatMap((v) => splitApplyTo(v));
   if (!globs.length) throw invalid(`The applyTo override for "${sectionRef}" has no glob.`, 'Give one or more globs, e.g. "**/*.ts,**/*.tsx".');
   const out: string[] = [];
   for (const g of globs) {
     const why = validateGlob(g);
-    if (why) throw invalid(`The applyTo glob ${JSON.stringify(g.slice(0, 100))} for "${sectionRef}" ${why}.`, 'Use globs relative to the repository root, such as "src/**/*.ts".');
+    if (why) throw invalid(`The applyTo glob ${JSON.stringify(g.slice(0, 100))} for "${sectionRef}" ${why}.`, GLOB_NEXT);
     if (!out.includes(g)) out.push(g);
   }
   return joinApplyTo(out);

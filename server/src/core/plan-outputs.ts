@@ -14,7 +14,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Section, SourceFile } from './types.js';
 import type { Operation, PlanBody, Piece } from '../schemas/plan.js';
-import { instructionPath, joinApplyTo, readFrontMatter, renderFrontMatter } from './copilot-format.js';
+import { describeHeadings, instructionPath, joinApplyTo, readFrontMatter, renderFrontMatter } from './copilot-format.js';
 import { sha256Hex } from './canonical.js';
 import type { ParentHeading } from './subsections.js';
 
@@ -190,7 +190,7 @@ export function buildOutputs(repo: SourceFile, src: Buffer, decisions: readonly 
   const created: Array<{ path: string; parts: OutputDraft['parts'] }> = [];
   for (const [slug, { members, globs, excludeAgent }] of groups) {
     const b = new OutputBuilder(src, eol, bomLen);
-    const description = [...new Set(members.map((m) => m.section.title.replace(/[\r\n]+/g, ' ').trim()))].join('; ') || slug;
+    const description = describeHeadings(members.map((m) => m.section.title), slug);
     b.gen(renderFrontMatter({ applyTo: joinApplyTo(globs), description, excludeAgent }, eol), 'front-matter');
     const items: Array<{ start: number; end: number; m: Member | null }> = [];
     for (const m of members) after(m, items);

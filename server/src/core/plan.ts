@@ -1,8 +1,8 @@
 /**
  * Analysis + overrides -> Plan: where each section of `.github/copilot-instructions.md` goes,
  * the operations that get it there, and the proof that no byte is lost. buildPlan reads as its
- * steps: scopes (inference or override per section) -> destinations (one file per slug, globs
- * shared by the group) -> outputs (bytes and operations) -> risk -> seal (hash).
+ * steps: scopes (inference or override per section) -> destinations (one file per topic: the
+ * sections with the same scope share it) -> outputs (bytes and operations) -> risk -> seal (hash).
  *
  * Deterministic by construction: no clock, no absolute path, no Map-order dependence; the
  * plan's identity is the SHA-256 of its canonical JSON (planHash).
@@ -12,14 +12,14 @@
  */
 import type { Analysis, ByteRange, ScopeResult, Section, Snapshot, SourceFile } from './types.js';
 import type { ExcludeAgent, Override, Plan, PlanBody, PlanSection, Operation } from '../schemas/plan.js';
-import { CODE_REVIEW_CHAR_LIMIT, INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, splitApplyTo } from './copilot-format.js';
+import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, splitApplyTo } from './copilot-format.js';
 import { canonicalJson, sha256Hex } from './canonical.js';
 import { ErrorCode, OnboardingError } from './errors.js';
 import { asBuffer, checkLossless } from './lossless.js';
 import { type NormOverride, invalid, resolveOverrides, storedOverrides } from './overrides.js';
 import { FileIndex } from './file-index.js';
 import { SCAN_CAP } from './keywords.js';
-import { type Candidate, SectionText, inferScope, scopeCandidates } from './scope.js';
+import { type Candidate, SectionText, inferScope, scopeCandidates, topicOf } from './scope.js';
 import { slugAllocator, slugify } from './slug.js';
 import { type ParentHeading, type Unit, splitSubsections } from './subsections.js';
 import { buildOutputs } from './plan-outputs.js';
@@ -158,11 +158,10 @@ export function buildPlan(input: BuildPlanInput): Plan {
 
   const { risk, riskReasons } = assessRisk(snapshot, analysis, decisions, outputs.operations, check);
   const left = bodyWithoutProof.leftover;
-  if (left && left.chars > left.limit) {
+  if (left?.suggestions.length) {
     const names = left.suggestions.map((x) => `${x.section} (${x.chars} chars: ${x.candidates.map((c) => c.applyTo).join(' or ') || 'no candidate scope'})`);
     riskReasons.push(
-      `${REPO_WIDE_PATH} keeps ${left.chars} characters after the split, over the ${left.limit} that code review reads` +
-        (names.length ? `; large sections kept there: ${names.join('; ')} — ask the human about them with question_ask and apply the answers with overrides, so low-confidence scopes are decided by a person, not guessed` : ''),
+      `${REPO_WIDE_PATH} keeps ${left.chars} characters after the split, attached to every request; large sections kept there: ${names.join('; ')} — ask the human about them with question_ask and apply the answers with overrides, so low-confidence scopes are decided by a person, not guessed`,
     );
   }
   return seal({ ...bodyWithoutProof, risk, riskReasons, lossless });
@@ -193,7 +192,7 @@ function leftoverOf(src: Buffer, decisions: readonly Decision[], after: Uint8Arr
     suggestions.push({ section: d.section.id, title: d.section.title, chars: n, candidates });
   }
   suggestions.sort((a, b) => b.chars - a.chars || cmp(a.section, b.section));
-  return { chars: size, limit: CODE_REVIEW_CHAR_LIMIT, suggestions };
+  return { chars: size, suggestions };
 }
 
 /**
@@ -256,27 +255,43 @@ function decideScopes(units: readonly Unit[], resolved: ReadonlyMap<string, Norm
 }
 
 /**
- * Step 2, destinations. Explicit ones first; inferred ones get a unique slug that avoids
- * existing files. An inferred slug equal to an explicit destination merges (the agent saw that
- * slug in the previous plan and asked to put another section there). Sections with a
+ * Step 2, destinations: one file per topic. Explicit destinations first; then the sections
+ * inference scopes, grouped by scope: every section with the same globs, or with globs of one
+ * taxonomy topic (Python files, test files), and the same excludeAgent goes to one file, whose
+ * applyTo joins its sections' globs, named after what those globs are (topicOf), else after the
+ * first of its sections. A topic name
+ * equal to an explicit destination merges into it (the agent saw that slug in the previous plan
+ * and asked to put another section there); other names avoid existing files. Sections with a
  * destination but no globs of their own take the group's. Returns slug -> group, in the order
  * the groups were first named.
  */
 function assignDestinations(decisions: Decision[], snapshot: Snapshot): Map<string, Group> {
   const existing = existingSlugs(snapshot);
+  const explicit = new Set<string>();
   for (const d of decisions) {
-    if (d.slug !== null && existing.has(d.slug)) {
+    if (d.slug === null) continue;
+    if (existing.has(d.slug)) {
       throw invalid(
         `The destination ${instructionPath(d.slug)} for ${d.section.id} already exists; this tool never overwrites an instruction file.`,
         'Choose another destination slug, or move the section into that file by hand.',
       );
     }
+    explicit.add(d.slug);
   }
-  const allocate = slugAllocator(new Set(existing));
+  const allocate = slugAllocator(new Set([...existing, ...explicit]));
+  const byScope = new Map<string, string>();
   for (const d of decisions) {
-    const moves = d.slug !== null || d.globs !== null;
-    if (!moves || d.slug !== null) continue;
-    d.slug = allocate(slugify(d.section.title));
+    if (d.slug !== null || d.globs === null) continue;
+    // One file per topic: the same scope, or scopes of one taxonomy topic (Python files, tests).
+    const topic = topicOf(d.globs);
+    const key = `${topic?.kind === 'topic' ? `topic:${topic.name}` : [...new Set(d.globs)].sort().join('\n')}\0${d.excludeAgent ?? ''}`;
+    let slug = byScope.get(key);
+    if (slug === undefined) {
+      const base = slugify(topic?.name ?? d.section.title);
+      slug = explicit.has(base) ? base : allocate(base);
+      byScope.set(key, slug);
+    }
+    d.slug = slug;
   }
   const groups = new Map<string, Group>();
   for (const d of decisions) {
@@ -296,7 +311,8 @@ function assignDestinations(decisions: Decision[], snapshot: Snapshot): Map<stri
   }
   for (const [slug, group] of groups) {
     const { members } = group;
-    for (const m of members) for (const g of m.globs ?? []) if (!group.globs.includes(g)) group.globs.push(g);
+    const seen = new Set<string>();
+    for (const m of members) for (const g of m.globs ?? []) if (!seen.has(g)) (seen.add(g), group.globs.push(g));
     if (!group.globs.length) {
       throw invalid(
         `No applyTo for ${instructionPath(slug)}: no glob was inferred for ${members.map((m) => m.section.id).join(', ')}.`,
@@ -304,7 +320,14 @@ function assignDestinations(decisions: Decision[], snapshot: Snapshot): Map<stri
       );
     }
     if (members.length > 1) {
-      for (const m of members) m.evidence.push(`merged into ${instructionPath(slug)} with ${members.filter((x) => x !== m).map((x) => x.section.id).join(', ')}`);
+      // Named up to three: a topic of hundreds of sections must not cost a quadratic evidence list.
+      const head = members.slice(0, 4);
+      const others = (m: Decision): string => {
+        const shown = head.filter((x) => x !== m).slice(0, 3).map((x) => x.section.id);
+        const more = members.length - 1 - shown.length;
+        return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+      };
+      for (const m of members) m.evidence.push(`merged into ${instructionPath(slug)} with ${others(m)}`);
     }
   }
   return groups;

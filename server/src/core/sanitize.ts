@@ -13,6 +13,14 @@
 /** C0 and C1 controls, DEL, bidi embeddings/overrides/isolates and marks, line/paragraph separators. */
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/gu;
 
+/** Whether `value` holds a character that sanitize() would escape (control, DEL, C1, bidi, separator). */
+export function hasUnsafe(value: string): boolean {
+  UNSAFE.lastIndex = 0;
+  const found = UNSAFE.test(value);
+  UNSAFE.lastIndex = 0;
+  return found;
+}
+
 function visible(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
   return cp <= 0xff ? `\\x${cp.toString(16).toUpperCase().padStart(2, '0')}` : `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -73,4 +81,13 @@ export function sanitizeLines(text: string): string {
     .split('\n')
     .map((l) => sanitize(l, Number.MAX_SAFE_INTEGER))
     .join('\n');
+}
+
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]/gu;
+/**
+ * JSON for a terminal: JSON.stringify escapes C0 controls but leaves DEL, C1, bidi and line
+ * separator characters raw; those become `\uXXXX` escapes too, which parse to the same value.
+ */
+export function safeJson(value: unknown, space?: number): string {
+  return JSON.stringify(value, null, space).replace(UNSAFE_IN_JSON, (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 }

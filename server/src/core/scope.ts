@@ -1,21 +1,26 @@
 /**
- * Section -> applyTo globs, with the evidence that led there.
+ * Section -> applyTo globs, with the evidence that led there: the repository's own evidence first.
  *
  * Signals, strongest first:
- * 1. the heading names a language, framework or topic of the taxonomy (taxonomy.ts);
- * 2. the section names a glob (`*.test.ts`) or a directory (`azure_api/`, "files under crates/")
- *    that exists in the workspace;
- * 3. body keywords, only when one family clearly dominates and repeats.
+ * 0. the heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`);
+ * 1. the heading names a language, framework, tool or topic of the taxonomy (taxonomy.ts); a
+ *    topic's folder the section names (`docs/`, `e2e/`) beats its default globs, and tests are
+ *    the tree's test folder when nearly all its tests live there;
+ * 2. the heading, then the body, names paths, globs, file names or folders that exist; a
+ *    heading of generic words ("Overview", "Guidelines") names no folder, and under such words
+ *    body paths must be named twice or carry the section (under how-to-work words: carry it);
+ * 3. the language of the section's code fences;
+ * 4. body keywords, only when one family clearly dominates and repeats.
  * A glob is kept only if it matches at least one workspace file (picomatch, `dot: true`).
- * Anything general (communication, principles, overview, the preamble) or spread over
- * unrelated languages stays repository-wide: `applyTo: null`.
+ * Anything general (communication, commits, review, the preamble) or spread over unrelated
+ * languages stays repository-wide: `applyTo: null`.
  *
  * Files are checked through a FileIndex built once per plan (file-index.ts); the words of the
- * text are found by keywords.ts.
+ * text are found by keywords.ts. topicOf names the file a scope goes to (plan.ts groups by it).
  */
 import type { ScopeResult } from './types.js';
 import { type FileIndex, depth, normName } from './file-index.js';
-import { EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
+import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
 import { scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
 
 /** When the heading names the topic, the body only adds evidence and hints: its start is enough. */
@@ -62,6 +67,24 @@ function finish(idx: FileIndex, signal: string[], globs: readonly string[], what
   }
   if (kept.globs.some((g) => EVERYWHERE.has(g))) return repoWide([...signal, 'no scope: "**" applies everywhere']);
   return { applyTo: kept.globs, evidence: [...signal, ...kept.evidence] };
+}
+
+/** Folder names that hold tests. */
+const TEST_FOLDER_RE = /^(?:tests?|specs?|__tests__|e2e)$/i;
+/** When at least this share of the tree's test files sit in one test folder, that folder is the scope. */
+const TEST_FOLDER_SHARE = 0.8;
+
+/**
+ * The tests the tree has: when nearly all files the test globs match sit in one test folder
+ * (`tests/`, `frontend/test/`), that folder (where a maintainer puts test rules, fixtures and
+ * helpers included); else the globs.
+ */
+function testFolder(idx: FileIndex, globs: string[], signal: string[]): string[] {
+  if (!globs.length) return globs;
+  const main = idx.mainFolder(globs, (seg) => TEST_FOLDER_RE.test(seg));
+  if (!main || !main.dir || main.share < TEST_FOLDER_SHARE || main.matched < 2) return globs;
+  signal.push(`${Math.round(main.share * 100)} % of the ${main.matched} test files are under ${main.dir}/`);
+  return [`${main.dir}/**`];
 }
 
 /** Test file globs of these language families (all families when none is named). */
@@ -122,6 +145,10 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   const heading = headingWork(title);
   const head = heading.head;
 
+  // 0. The heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`).
+  const rootFile = headingRootFile(idx, title);
+  if (rootFile) return finish(idx, [`${label} ${quote(title)} names ${rootFile}`], [rootFile], 'a root file');
+
   // 1. Heading names topics of the taxonomy.
   const hits = [...heading.hits];
   const needsBody = heading.needsBody;
@@ -151,21 +178,60 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   const bodyPaths = pathSignal(idx, body().mentions, 'mentions');
   if (bodyPaths.overview) return repoWide([`no scope: mentions ${bodyPaths.globs.length} different paths (an overview)`]);
   if (bodyPaths.globs.length) {
-    // Under a generic heading the paths must carry the section, not be named in passing.
+    // Generic words never veto path evidence, but they ask for more of it: under a heading about
+    // how to work (build, commits, review) the paths must carry the section; under "rules",
+    // "guidelines" or "patterns" they must be named twice on a tenth of its lines, or carry it. Named once in passing
+    // under such a heading, a folder is not what the section is about.
+    const howToWork = CROSS_CUTTING_RE.test(title) || GENERAL_CORE_RE.test(title);
     const share = general ? lineShare(text, bodyPaths.raws) : 1;
-    if (share >= MIN_PATH_SHARE) {
+    if (share >= MIN_PATH_SHARE || (!howToWork && bodyPaths.repeated && share >= MIN_REPEATED_PATH_SHARE)) {
       if (general) bodyPaths.evidence.push(`${Math.round(share * 100)} % of its lines name these paths`);
       return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths');
     }
   }
   if (general) return repoWide([`no scope: general section (${label} ${quote(title)})`]);
 
-  // 3. Body keywords: one family must clearly dominate, with repeated evidence.
+  // 3. The language of the section's code fences: its examples say which files it is about.
+  const fenced = fenceLanguage(body(), idx);
+  if (fenced) return fenced;
+
+  // 4. Body keywords: one family must clearly dominate, with repeated evidence.
   return fromBody(body(), idx);
+}
+
+/** Fences of command lines (```bash) show how to run things, not which files a section is about. */
+const COMMAND_FAMILIES = new Set(['shell', 'powershell']);
+
+/**
+ * The section's language from its code fences: at least two fences, all of one language family
+ * (command-line fences aside), whose files exist. The globs are that language's.
+ */
+function fenceLanguage(body: TextScan, idx: FileIndex): ScopeResult | null {
+  const byFamily = new Map<string, { n: number; topics: Set<number>; keys: string[] }>();
+  for (const sc of body.scores.values()) {
+    const t = TOPICS[sc.topic]!;
+    if (!t.language || COMMAND_FAMILIES.has(t.family)) continue;
+    for (const [k, n] of sc.keywords) {
+      if (!k.startsWith('```')) continue;
+      const e = byFamily.get(t.family) ?? { n: 0, topics: new Set<number>(), keys: [] };
+      e.topics.add(sc.topic);
+      if (!e.keys.includes(k)) (e.keys.push(k), (e.n += n));
+      byFamily.set(t.family, e);
+    }
+  }
+  if (byFamily.size !== 1) return null;
+  const [family, e] = [...byFamily][0]!;
+  if (e.n < 2) return null;
+  // The widest topic of the family the fences name (```ts and ```tsx together are TypeScript).
+  const topic = [...e.topics].map((i) => TOPICS[i]!).sort((a, b) => b.globs.length - a.globs.length)[0]!;
+  const r = finish(idx, [`its code examples are ${family} (${e.keys.join(', ')})`], topic.globs, `${family} files`);
+  return r.applyTo ? r : null;
 }
 
 /** Under a generic heading, at least this share of the section's lines must name its paths. */
 const MIN_PATH_SHARE = 0.3;
+/** ...or, under "rules" / "guidelines", paths named twice on at least this share of them (not twice in a long chapter). */
+const MIN_REPEATED_PATH_SHARE = 0.1;
 
 /** Share of the non-blank lines of `text` (its heading left out) that name one of `raws`. */
 function lineShare(text: string, raws: readonly string[]): number {
@@ -179,7 +245,7 @@ function lineShare(text: string, raws: readonly string[]): number {
  * only those count: the folders a section is about beat the ones it mentions in passing. A bare
  * file name (`plugin_api.py`) counts only when named twice and unique in the workspace.
  */
-function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string): Kept & { overview: boolean; raws: string[] } {
+function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string): Kept & { overview: boolean; raws: string[]; repeated: boolean } {
   const found: Array<{ glob: string; raw: string; count: number; line: string }> = [];
   for (const m of mentions) {
     let glob: string | null = null;
@@ -212,8 +278,30 @@ function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string)
     evidence: main.map((x) => `${where} ${quote(x.raw)}${times(x.count)}${x.line}`),
     raws: main.map((x) => x.raw),
     overview: main.length > 4,
+    repeated: top >= 2,
   };
 }
+
+/**
+ * A file at the root of the tree that a heading names: a word of the heading is its name
+ * (`Makefile`, `pyproject.toml`), or, for the upper-case names by convention (`VERSION`,
+ * `CHANGELOG.md`), its name without extension written in upper case.
+ */
+function headingRootFile(idx: FileIndex, title: string): string | null {
+  for (const raw of title.split(/[\s,;:()&/]+/)) {
+    const w = raw.replace(/^[`*_'"]+|[`*_'".!?]+$/g, '');
+    if (w.length < 4 || !/^[\w.-]+$/.test(w)) continue;
+    if (idx.isRootFile(w)) return w;
+    if (/^[A-Z]+$/.test(w)) {
+      const f = idx.rootFileWithStem(w);
+      if (f) return f;
+    }
+  }
+  return null;
+}
+
+/** A folder a heading names by its name alone sits at most this many slashes deep (`src/pkg/azure_api`). */
+const MAX_HEADING_DIR_DEPTH = 2;
 
 /** Words that may accompany a directory name in a heading ("Backend folder", "Frontend and backend"). */
 const DIR_FILLER = new Set(['directory', 'directories', 'folder', 'folders', 'dir', 'files', 'the', 'and', 'in', 'under', '&']);
@@ -224,11 +312,16 @@ const DIR_FILLER = new Set(['directory', 'directories', 'folder', 'folders', 'di
  * with any other word ("Code Components") names a concept, not a folder.
  */
 function headingDirectories(idx: FileIndex, title: string): string[] {
+  // A heading of generic words only ("Overview", "Core patterns" is not) names no folder, even
+  // when a folder happens to share the word.
+  if (title.split(/[^\p{L}\p{N}_-]+/u).every((w) => !w || DIR_FILLER.has(w.toLowerCase()) || GENERAL_RE.test(w))) return [];
   const resolve = (name: string): string | null => {
     const dirs = idx.dirsNamed(name);
     if (!dirs.length) return null;
-    // Only an unambiguous directory: the shallowest one if it is alone at its depth.
+    // Only an unambiguous directory a maintainer would name in a heading: the shallowest one,
+    // alone at its depth, at most three levels down (not `src/a/b/c/logging/core`).
     const d0 = dirs[0]!;
+    if (depth(d0) > MAX_HEADING_DIR_DEPTH) return null;
     if (dirs.length > 1 && depth(dirs[1]!) === depth(d0)) return null;
     const g = `${d0}/**`;
     const st = idx.stat(g);
@@ -276,7 +369,20 @@ function fromHeading(
     if (s && s.keywords.size) signal.push(keywordEvidence(s));
   }
   const needMentions = topics.some((t) => t.prefersMentioned);
-  const mentionedGlobs = needMentions ? [...head.mentions, ...body.mentions].filter((m) => m.kind === 'glob' && !EVERYWHERE.has(m.value)) : [];
+  // The globs and existing folders the section names (`docs/`, `tests/e2e/`): the folder or kind
+  // of file it speaks of beats the topic's default globs.
+  const mentionedGlobs: Array<{ raw: string; value: string }> = [];
+  if (needMentions) {
+    for (const m of [...head.mentions, ...body.mentions]) {
+      if (m.kind === 'glob' && !EVERYWHERE.has(m.value)) mentionedGlobs.push(m);
+      else if (m.kind === 'dir') {
+        const g = idx.resolveDir(m.value);
+        // A folder counts by its own name (`docs/`, `e2e/`), not by a parent's (`tests/fixtures/`).
+        const own = `${m.value.slice(m.value.lastIndexOf('/') + 1)}/`;
+        if (g && topics.some((t) => t.prefersMentioned?.test(own)) && !idx.coversAlmostAll(idx.stat(g).count)) mentionedGlobs.push({ raw: m.raw, value: g });
+      }
+    }
+  }
   const isTests = topics.some((t) => t.id === 'tests');
   const globs: string[] = [];
   const mentionedUsed = new Set<string>();
@@ -311,7 +417,7 @@ function fromHeading(
       // A named language with no test files of its own gives no scope (never another language's tests).
       let cands = testGlobs(fams).filter((g) => idx.matches(g));
       if (!cands.length && !fams.length) cands = TEST_DIRS.filter((g) => idx.matches(g));
-      globs.push(...cands);
+      globs.push(...testFolder(idx, cands, signal));
       continue;
     }
     // With tests in the heading, a language only says whose tests ("Python tests" is not every .py file).
@@ -365,7 +471,7 @@ function fromBody(body: TextScan, idx: FileIndex): ScopeResult {
     const t = TOPICS[s.topic]!;
     if (t.id === 'tests') {
       const fams = [...new Set([...s.keywords.keys()].map((k) => TEST_HINTS[k]).filter((f): f is string => !!f))];
-      globs.push(...testGlobs(fams));
+      globs.push(...testFolder(idx, testGlobs(fams).filter((g) => idx.matches(g)), signal));
     } else globs.push(...t.globs);
   }
   return finish(idx, signal, globs, 'keywords');
@@ -397,4 +503,33 @@ export function scopeCandidates(text: string | SectionText, idx: FileIndex): Can
     if (globs.length) out.push({ applyTo: globs, evidence: [`the section's language is ${lang}`] });
   }
   return out.slice(0, 3);
+}
+
+const TEST_FILE_GLOBS = new Set([...Object.values(TEST_GLOBS).flat(), ...TEST_DIRS]);
+
+/**
+ * The name of what a scope's globs are, for the file that holds it: the taxonomy topic whose
+ * globs hold them all (the narrowest), `Testing` for test files, or the folder (or two) they
+ * cover (`src/api/**` is `api`). Null when they are none of these (a mix of folders and kinds).
+ */
+export function topicName(globs: readonly string[]): string | null {
+  return topicOf(globs)?.name ?? null;
+}
+
+/**
+ * topicName, and whether the name is a topic of the taxonomy (`topic`: scopes of one topic share
+ * one file, their globs joined) or a folder's (`folder`: two folders of one name are two scopes).
+ */
+export function topicOf(globs: readonly string[]): { name: string; kind: 'topic' | 'folder' } | null {
+  if (!globs.length) return null;
+  const dirs = globs.map((g) => /^(?:\*\*\/)?([^*?[\]{}()!]+)\/\*\*$/.exec(g)?.[1]);
+  const testDir = (d: string | undefined): boolean => d !== undefined && TEST_FOLDER_RE.test(d.slice(d.lastIndexOf('/') + 1));
+  if (globs.every((g, i) => TEST_FILE_GLOBS.has(g) || testDir(dirs[i]))) return { name: 'Testing', kind: 'topic' };
+  let best: Topic | null = null;
+  for (const t of TOPICS) {
+    if (t.globs.length && globs.every((g) => t.globs.includes(g)) && (!best || t.globs.length < best.globs.length)) best = t;
+  }
+  if (best) return { name: best.name, kind: 'topic' };
+  if (dirs.length <= 2 && dirs.every((d) => d !== undefined)) return { name: [...new Set(dirs.map((d) => d!.slice(d!.lastIndexOf('/') + 1)))].join(' '), kind: 'folder' };
+  return null;
 }

@@ -380,6 +380,12 @@ const GENERAL_SUFFIX_RE = words(
   'rules', 'guidelines', 'conventions', 'best practices', 'standards', 'coding standards', 'checklist', 'notes?', 'instructions', 'tips',
   'patterns?', 'recommendations', 'important', 'critical', 'must', 'always', 'never', 'do not', "don'?t",
 );
+/** Rules for how people work together, whatever the file: they stay repository-wide. */
+export const CROSS_CUTTING_RE = words(
+  'commits?', 'commit messages?', 'pull requests?', 'prs?', 'code reviews?', 'reviews?', 'reviewing', 'reviewers?', 'communication', 'tone',
+  'persona', 'role', 'behaviou?r', 'responses?', 'answers?', 'conversation', 'style guide', 'code style', 'branch(?:es|ing)?', 'git', 'contributing',
+  'principles?', 'philosophy', 'etiquette',
+);
 export const GENERAL_RE = { test: (title: string): boolean => GENERAL_CORE_RE.test(title) || GENERAL_SUFFIX_RE.test(title) };
 
 export const EVERYWHERE = new Set(['*', '**', '**/*', '**/**', '*/**', '**/*.*', './**']);

@@ -4,6 +4,8 @@
  * Paths are workspace-relative, POSIX separators.
  */
 
+import type { AgentInventory } from './agents/inventory.js';
+
 export type SourceKind =
   /** `.github/copilot-instructions.md`: the repository-wide file. */
   | 'copilot-repo'
@@ -18,6 +20,8 @@ export interface SourceFile {
   bytes: Uint8Array;
   size: number;
   sha256: string;
+  /** Set when the file is reached through a symlink: its real path, workspace-relative. */
+  linkTo?: string;
 }
 
 /** A source the snapshot refused to read, with the reason (symlink out of the workspace, too big, binary, invalid UTF-8). */
@@ -92,7 +96,6 @@ type ProblemCode =
   | 'DUPLICATE_HEADING'
   | 'EMPTY_SECTION'
   | 'POSSIBLE_CONTRADICTION'
-  | 'REPO_WIDE_TOO_LONG'
   | 'MALFORMED_APPLY_TO'
   | 'MISSING_APPLY_TO'
   | 'INVALID_FRONT_MATTER'
@@ -126,6 +129,8 @@ export interface Analysis {
   problems: Problem[];
   existingInstructions: ExistingInstruction[];
   otherAgentFiles: string[];
+  /** Every instruction source, Copilot's and other agents', with who reads it and the rules found in more than one (core/agents/inventory.ts). */
+  agents?: AgentInventory;
 }
 
 export interface ScopeResult {

@@ -26,7 +26,9 @@ import { backupRelPaths, backupsDir, createBackup } from './backup.js';
 import { crashFromEnv, type CrashHook } from './crash-points.js';
 import { fsyncDir, writeDurable } from './durable.js';
 import { clearJournal, sidecarPath, sweepSidecars, writeJournal } from './journal.js';
+import { planFile } from './layout.js';
 import { acquireLock, type LockHandle } from './lock.js';
+import { savePlan } from './plans.js';
 import { recordMigrated, recoverLocked } from './recovery.js';
 import { discardBackup, hashFile, lstatOrNull, undoFailed, type ProgressHook } from './undo.js';
 import { forEachLimit, IO_CONCURRENCY, mapLimit, readRegularFile, RealInsideGuard, resolveInside, unlessMissing } from './workspace.js';
@@ -290,6 +292,8 @@ export async function migrate(root: string, plan: Plan, opts: MigrateOptions): P
     if (existing.includes(`${migrationId}.tar.gz`) || existing.includes(`${migrationId}.manifest.json`)) {
       throw new OnboardingError(ErrorCode.INVALID_INPUT, `Migration id ${migrationId} is already used by a backup. Nothing was changed.`, { next: 'Run onboarding_migrate again (it picks a new id).' });
     }
+    // Rollback and recovery act only on the operations of the plan a migration applied (io/migration-record): keep it.
+    if (!(await lstatOrNull(planFile(root, plan.planId)))) await savePlan(root, plan);
     await writeJournal(root, journal);
     crash('journal-backing-up-written');
     try {

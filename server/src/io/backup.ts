@@ -29,7 +29,7 @@ import {
 import type { Plan } from '../schemas/plan.js';
 import { sidecarPath } from './journal.js';
 import { atomicWriteFile, fsyncDir } from './durable.js';
-import { forEachLimit, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside, unlessMissing } from './workspace.js';
+import { assertStateWrite, forEachLimit, IO_CONCURRENCY, mapLimit, RealInsideGuard, resolveInside, unlessMissing } from './workspace.js';
 import { backupRelPaths, backupsDir, manifestFile, rel } from './layout.js';
 
 const gunzip = promisify(zlib.gunzip);
@@ -157,6 +157,7 @@ export async function createBackup(
   const createdDirs = await missingDirs(root, creates, guard);
 
   const dir = backupsDir(root);
+  await assertStateWrite(root, path.join(dir, migrationId));
   await fsp.mkdir(dir, { recursive: true });
   const archiveName = `${migrationId}.tar.gz`;
   const archiveAbs = path.join(dir, archiveName);
@@ -195,10 +196,12 @@ export async function createBackup(
         (e: unknown) => ({ ok: false, reason: `the archive is not a complete gzip stream (${(e as Error).message})` }),
       );
 
+  await assertStateWrite(root, archiveAbs);
   await atomicWriteFile(archiveAbs, archiveBytes, { tmp: path.join(dir, `.${archiveName}.tmp`) });
   await fsyncDir(dir);
   crash('backup-archive-written');
 
+  await assertStateWrite(root, manifestFile(root, migrationId));
   await atomicWriteFile(manifestFile(root, migrationId), `${JSON.stringify(manifest, null, 2)}\n`);
   await fsyncDir(dir);
   crash('backup-manifest-written');

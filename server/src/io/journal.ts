@@ -14,7 +14,7 @@ import { sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { JournalSchema, type Journal } from '../schemas/journal.js';
 import { atomicWriteFile, fsyncDir } from './durable.js';
-import { resolveInside, unlessMissing } from './workspace.js';
+import { assertStateWrite, resolveInside, unlessMissing } from './workspace.js';
 import { journalFile, stateDir } from './layout.js';
 
 /** The journal, or null when no migration or rollback is under way. */
@@ -45,6 +45,7 @@ export async function readJournal(root: string): Promise<Journal | null> {
 /** Replace the journal atomically and durably (the folder is fsynced so the rename survives a power cut). */
 export async function writeJournal(root: string, journal: Journal): Promise<void> {
   const data = JournalSchema.parse(journal);
+  await assertStateWrite(root, journalFile(root));
   await atomicWriteFile(journalFile(root), `${JSON.stringify(data, null, 2)}\n`);
   await fsyncDir(stateDir(root));
 }

@@ -33,6 +33,11 @@ export function workspaceIdFile(root: string): string {
   return path.join(stateDir(root), 'workspace-id');
 }
 
+/** Where the last verified walk of the elicitation chain ended (io/state.ts, authenticated with the per-user key). */
+export function traceCheckpointFile(root: string): string {
+  return path.join(stateDir(root), 'trace-checkpoint.json');
+}
+
 export function journalFile(root: string): string {
   return path.join(stateDir(root), 'journal.json');
 }
@@ -61,6 +66,23 @@ function backupFileNames(migrationId: string): { archive: string; manifest: stri
 export function backupRelPaths(migrationId: string): { archive: string; manifest: string } {
   const n = backupFileNames(migrationId);
   return { archive: rel('backups', n.archive), manifest: rel('backups', n.manifest) };
+}
+
+/**
+ * Where a rollback saves the files edited since its migration before it restores or removes
+ * them: `backups/<migrationId>.edited/<workspace-relative path>`.
+ */
+export function editedDir(root: string, migrationId: string): string {
+  return path.join(backupsDir(root), `${migrationId}.edited`);
+}
+
+export function editedRelDir(migrationId: string): string {
+  return rel('backups', `${migrationId}.edited`);
+}
+
+/** The workspace-relative path where a rollback of `migrationId` saves its copy of the edited file `path`. */
+export function savedCopyPath(migrationId: string, path: string): string {
+  return `${editedRelDir(migrationId)}/${path}`;
 }
 
 export function manifestFile(root: string, migrationId: string): string {

@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { createExclusive } from './durable.js';
 import { lockFile } from './layout.js';
-import { unlessMissing } from './workspace.js';
+import { assertStateWrite, unlessMissing } from './workspace.js';
 
 export interface LockInfo {
   pid: number;
@@ -39,6 +39,7 @@ export interface LockHandle {
 const GARBAGE_AGE_MS = 10_000;
 
 export async function acquireLock(root: string, opts: { owner: string }): Promise<LockHandle> {
+  await assertStateWrite(root, lockFile(root));
   const got = await tryLock(lockFile(root), opts.owner);
   if ('release' in got) return got;
   throw busyError(got.holder);

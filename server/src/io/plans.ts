@@ -12,7 +12,7 @@ import { contentMatches, planHash } from '../core/plan.js';
 import { PlanSchema, type Plan } from '../schemas/plan.js';
 import { atomicWriteFile } from './durable.js';
 import { planFile } from './layout.js';
-import { unlessMissing } from './workspace.js';
+import { assertStateWrite, unlessMissing } from './workspace.js';
 
 function planPath(root: string, planId: string): string {
   if (!/^[0-9a-f]{16}$/.test(planId)) {
@@ -23,6 +23,7 @@ function planPath(root: string, planId: string): string {
 
 export async function savePlan(root: string, plan: Plan): Promise<string> {
   const file = planPath(root, plan.planId);
+  await assertStateWrite(root, file);
   await atomicWriteFile(file, JSON.stringify(plan));
   return path.relative(root, file).split(path.sep).join('/');
 }

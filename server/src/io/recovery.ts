@@ -15,14 +15,16 @@ import os from 'node:os';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Journal, JournalOp } from '../schemas/journal.js';
 import type { Manifest } from '../schemas/manifest.js';
-import { loadBackup, readManifest } from './backup.js';
+import { readManifest } from './backup.js';
 import { noCrash } from './crash-points.js';
 import { clearJournal, readJournal, sweepSidecars } from './journal.js';
-import { backupRelPaths, backupsDir } from './layout.js';
+import { backupRelPaths, backupsDir, savedCopyPath, stateDir } from './layout.js';
 import { loadState, updateState } from './state.js';
 import { acquireLock, processAlive, readLock } from './lock.js';
 import { discardBackup, hashFile, lstatOrNull, undo } from './undo.js';
-import { resolveInside } from './workspace.js';
+import { journalPlan, loadMigration, recordedPlan } from './migration-record.js';
+import { isWithin, readRegularFile, resolveInside, unlessMissing } from './workspace.js';
+import { sha256Hex } from '../core/canonical.js';
 
 type RecoveryStatus = 'none' | 'clean' | 'rolled-back' | 'completed-rollback' | 'busy';
 
@@ -48,15 +50,110 @@ async function inPreState(root: string, ops: JournalOp[]): Promise<boolean> {
   return true;
 }
 
-/** Recovery with the lock held. */
+/**
+ * Recovery will not act: it says what it found and touched nothing. Thrown, so that every gate
+ * that recovers first refuses too, and status shows the message.
+ */
+function needsPerson(j: Journal, found: string, next: string, code: ErrorCode = ErrorCode.STATE_CORRUPT): OnboardingError {
+  const what = j.kind === 'migrate' ? `migration ${j.migrationId}` : `a rollback of migration ${j.migrationId}`;
+  return new OnboardingError(code, `Recovery needs a person: the journal .copilot-state/journal.json is for ${what}, but ${found} Recovery touched nothing.`, {
+    next,
+    details: { needsPerson: true, found },
+  });
+}
+
+const NEXT_LOOK =
+  'Compare the files named with .copilot-state/backups/ and version control; once the workspace is as you want it, delete .copilot-state/journal.json.';
+
+/**
+ * Security: the journal is untrusted (anyone with workspace access can write it). Recovery acts
+ * only on a journal for the newest migration not yet rolled back: a rollback journal must name
+ * the last migration recorded in onboarding.json; a migrate journal must name a migration that
+ * never finished (none recorded by that id), or the last one, unrolled, when its journal says
+ * `done`. Returns what is wrong, or null.
+ */
+async function notNewest(root: string, j: Journal): Promise<string | null> {
+  let s;
+  try {
+    s = await loadState(root);
+  } catch (e) {
+    if (!(e instanceof OnboardingError) || e.code !== ErrorCode.STATE_CORRUPT) throw e;
+    return 'onboarding.json is unreadable, so it is unknown whether that is the newest migration.';
+  }
+  const last = s.migrations[s.migrations.length - 1];
+  const recorded = s.migrations.find((m) => m.migrationId === j.migrationId);
+  const newest = last ? `the newest migration is ${last.migrationId}${last.rolledBackAt === null ? '' : `, rolled back at ${last.rolledBackAt}`}` : 'no migration is recorded';
+  if (j.kind === 'rollback') return recorded && recorded === last ? null : `${newest}.`;
+  if (!recorded) return null;
+  if (recorded === last && recorded.rolledBackAt === null && j.phase === 'done') return null;
+  return `that migration is recorded as ${recorded.rolledBackAt === null ? 'finished' : `rolled back at ${recorded.rolledBackAt}`}, and ${newest}.`;
+}
+
+/**
+ * Paths whose bytes are neither what the migration found nor what it wrote (nor absent), so an
+ * undo would overwrite or remove someone's edit: for a rollback, an edit already saved beside the
+ * backup (byte for byte) does not count. Non-regular files always count.
+ */
+async function foreignBytes(root: string, j: Journal): Promise<string[]> {
+  const out: string[] = [];
+  for (const op of j.ops) {
+    const abs = resolveInside(root, op.path);
+    const st = await lstatOrNull(abs);
+    if (!st) continue;
+    if (!st.isFile()) {
+      out.push(`${op.path} (not a regular file)`);
+      continue;
+    }
+    const sha = await hashFile(abs);
+    if (sha === op.sha256 || sha === op.previousSha256) continue;
+    if (j.kind === 'rollback' && (await savedCopyHolds(root, j.migrationId, op.path, sha))) continue;
+    out.push(op.path);
+  }
+  return out;
+}
+
+/** Does the rollback's saved copy of `rel` (a regular file really inside the state folder) hold bytes hashing to `sha`? */
+async function savedCopyHolds(root: string, migrationId: string, rel: string, sha: string | null): Promise<boolean> {
+  const abs = resolveInside(root, savedCopyPath(migrationId, rel));
+  const [real, realState] = await Promise.all([unlessMissing(() => fsp.realpath(abs)), unlessMissing(() => fsp.realpath(stateDir(root)))]);
+  if (real === null || realState === null || !isWithin(realState, real)) return false;
+  const bytes = await unlessMissing(() => readRegularFile(real));
+  return Buffer.isBuffer(bytes) && sha256Hex(bytes) === sha;
+}
+
+/** Paths that do not hold what a finished migration wrote. */
+async function notAsWritten(root: string, ops: JournalOp[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const op of ops) {
+    const abs = resolveInside(root, op.path);
+    const ok = op.op === 'delete' ? !(await lstatOrNull(abs)) : (await lstatOrNull(abs))?.isFile() && (await hashFile(abs)) === op.sha256;
+    if (!ok) out.push(op.path);
+  }
+  return out;
+}
+
+/** Recovery with the lock held. Throws (touching nothing) when it needs a person. */
 export async function recoverLocked(root: string): Promise<RecoveryReport> {
   const j = await readJournal(root);
   if (!j) return { status: 'none', message: 'No interrupted migration or rollback.' };
   const id = j.migrationId;
   const paths = j.ops.map((o) => o.path);
+  const stale = await notNewest(root, j);
+  if (stale) throw needsPerson(j, stale, NEXT_LOOK);
+  // Only the plan's own paths, re-read from the plan, never the journal's word alone.
+  try {
+    await journalPlan(root, j);
+  } catch (e) {
+    if (!(e instanceof OnboardingError)) throw e;
+    throw needsPerson(j, `its plan does not vouch for it: ${e.message}`, e.next ?? NEXT_LOOK, e.code);
+  }
   if (j.kind === 'migrate' && j.phase === 'done') {
+    const manifest = await readManifest(root, id);
+    await recordedPlan(root, manifest);
+    const off = await notAsWritten(root, j.ops);
+    if (off.length) throw needsPerson(j, `it says the migration finished while ${off.join(', ')} do not hold what it wrote.`, NEXT_LOOK);
     await sweepSidecars(root, paths);
-    await recordMigrated(root, await readManifest(root, id), new Date(j.updatedAt));
+    await recordMigrated(root, manifest, new Date(j.updatedAt));
     await clearJournal(root);
     return { status: 'clean', migrationId: id, message: `Migration ${id} had finished and passed its check before it was interrupted; its leftover temporary files were removed. The workspace is as migrated.` };
   }
@@ -66,22 +163,24 @@ export async function recoverLocked(root: string): Promise<RecoveryReport> {
     await clearJournal(root);
     return { status: 'rolled-back', migrationId: id, message: `Interrupted migration ${id} was rolled back; the workspace is exactly as before (it stopped while making its backup, before any file was changed).` };
   }
+  const foreign = await foreignBytes(root, j);
+  if (foreign.length) {
+    throw needsPerson(j, `${foreign.join(', ')} ${foreign.length === 1 ? 'holds' : 'hold'} bytes that migration neither found nor wrote (edited since?), and recovery never overwrites or removes those.`, NEXT_LOOK);
+  }
   let manifest: Manifest | null = null;
   let reason = '';
   try {
-    manifest = await readManifest(root, id);
-    const loaded = await loadBackup(root, manifest);
-    if (loaded.ok) {
-      const res = await undo(root, manifest, loaded.contents, { crash: noCrash, removeEdited: j.kind === 'rollback' });
-      if (j.kind === 'rollback') await recordRolledBack(root, manifest, new Date());
-      await clearJournal(root);
-      const keptNote = res.kept.length ? ` Left in place because they were changed by someone else: ${res.kept.join(', ')}.` : '';
-      if (j.kind === 'migrate') {
-        return { status: 'rolled-back', migrationId: id, message: `Interrupted migration ${id} was rolled back; the workspace is exactly as before.${keptNote}` };
-      }
-      return { status: 'completed-rollback', migrationId: id, message: `An interrupted rollback of migration ${id} was completed; the workspace is as it was before that migration.${keptNote}` };
+    const m = await loadMigration(root, id);
+    manifest = m.manifest;
+    // (a rollback saved every edit it removes beside the backup first; foreignBytes checked that)
+    const res = await undo(root, manifest, m.contents, { crash: noCrash, removeEdited: j.kind === 'rollback' });
+    if (j.kind === 'rollback') await recordRolledBack(root, manifest, new Date());
+    await clearJournal(root);
+    const keptNote = res.kept.length ? ` Left in place because they were changed by someone else: ${res.kept.join(', ')}.` : '';
+    if (j.kind === 'migrate') {
+      return { status: 'rolled-back', migrationId: id, message: `Interrupted migration ${id} was rolled back; the workspace is exactly as before.${keptNote}` };
     }
-    reason = loaded.reason;
+    return { status: 'completed-rollback', migrationId: id, message: `An interrupted rollback of migration ${id} was completed; the workspace is as it was before that migration.${keptNote}` };
   } catch (e) {
     if (!(e instanceof OnboardingError) || (e.code !== ErrorCode.BACKUP_CORRUPT && e.code !== ErrorCode.BACKUP_MISSING)) throw e;
     reason = e.message;

@@ -1,35 +1,41 @@
 /**
  * Rollback of a finished migration from its backup, on a human's request: under the
- * workspace lock, after finishing any interrupted work, the backup is verified before any
- * file is touched, the journal says `rolling-back` (so a crash is finished by recovery), and
- * then the undo runs with its own crash points (rb-*). The rollback is recorded in
- * onboarding.json before the journal is cleared, so a kill between the two is finished and
- * recorded by recovery.
+ * workspace lock, after finishing any interrupted work, the backup and its manifest are
+ * checked against the migration's plan (io/migration-record) before any file is touched, the
+ * files edited since the migration are saved beside the backup, the journal says
+ * `rolling-back` (so a crash is finished by recovery), and then the undo runs with its own
+ * crash points (rb-*). The rollback is recorded in onboarding.json before the journal is
+ * cleared, so a kill between the two is finished and recorded by recovery.
  */
+import path from 'node:path';
 import { JOURNAL_FORMAT } from '../schemas/journal.js';
 import type { Manifest } from '../schemas/manifest.js';
-import { loadVerifiedBackup, readManifest } from './backup.js';
 import { crashFromEnv, type CrashHook } from './crash-points.js';
+import { atomicWriteFile, fsyncDir } from './durable.js';
 import { clearJournal, writeJournal } from './journal.js';
+import { editedDir, savedCopyPath } from './layout.js';
 import { acquireLock } from './lock.js';
+import { loadMigration } from './migration-record.js';
 import { recordRolledBack, recoverLocked } from './recovery.js';
 import { hashFile, lstatOrNull, undo, type ProgressHook, type UndoResult } from './undo.js';
-import { IO_CONCURRENCY, mapLimit, resolveInside } from './workspace.js';
+import { assertStateWrite, IO_CONCURRENCY, mapLimit, readRegularFile, resolveInside, unlessMissing } from './workspace.js';
 
 export interface RollbackResult extends UndoResult {
   migrationId: string;
+  /** Workspace-relative paths of the copies of files edited since the migration, saved before they were restored or removed. */
+  saved: string[];
 }
 
-/** Undo a migration: restore every backed-up file byte for byte, remove what it created. */
+/** Undo a migration: save the files edited since, restore every backed-up file byte for byte, remove what it created. */
 export async function rollback(root: string, migrationId: string, opts: { crashAt?: CrashHook; onProgress?: ProgressHook; now?: Date } = {}): Promise<RollbackResult> {
   const crash = opts.crashAt ?? crashFromEnv;
   const lock = await acquireLock(root, { owner: `rollback ${migrationId}` });
   try {
     crash('rb-lock-acquired');
     await recoverLocked(root);
-    const manifest = await readManifest(root, migrationId);
-    const contents = await loadVerifiedBackup(root, manifest);
+    const { manifest, contents } = await loadMigration(root, migrationId);
     crash('rb-backup-verified');
+    const saved = await saveEditedFiles(root, manifest, await editedSinceMigration(root, manifest));
     const total = manifest.files.length + manifest.creates.length + 1;
     let done = 0;
     const progress = (step: string) => opts.onProgress?.(step, ++done, total);
@@ -54,7 +60,7 @@ export async function rollback(root: string, migrationId: string, opts: { crashA
     await clearJournal(root);
     crash('rb-journal-cleared');
     progress('done');
-    return { migrationId, ...res };
+    return { migrationId, ...res, saved };
   } finally {
     await lock.release();
   }
@@ -72,4 +78,26 @@ export async function editedSinceMigration(root: string, manifest: Manifest): Pr
     return !st?.isFile() || st.size !== w.size || (await hashFile(abs)) !== w.sha256;
   });
   return manifest.written.filter((_, k) => edited[k]).map((w) => w.path);
+}
+
+/**
+ * Security (nothing a person wrote is lost): copy every edited file that is a regular file to
+ * `backups/<id>.edited/<path>`, durably, before the rollback restores or removes it. Each copy
+ * is written only after the state folder is re-checked (assertStateWrite). Returns the
+ * workspace-relative paths of the copies.
+ */
+async function saveEditedFiles(root: string, manifest: Manifest, edited: readonly string[]): Promise<string[]> {
+  const saved: string[] = [];
+  const dirs = new Set<string>();
+  for (const rel of edited) {
+    const bytes = await unlessMissing(() => readRegularFile(resolveInside(root, rel)));
+    if (!Buffer.isBuffer(bytes)) continue; // absent, a folder (kept by the undo) or not a regular file
+    const dest = path.join(editedDir(root, manifest.migrationId), ...rel.split('/'));
+    await assertStateWrite(root, dest);
+    await atomicWriteFile(dest, bytes);
+    dirs.add(path.dirname(dest));
+    saved.push(savedCopyPath(manifest.migrationId, rel));
+  }
+  for (const d of dirs) await fsyncDir(d);
+  return saved;
 }

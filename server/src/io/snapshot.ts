@@ -6,9 +6,11 @@
  * Sources:
  * - `.github/copilot-instructions.md`                     kind 'copilot-repo'
  * - `.github/instructions/**\/*.instructions.md`           kind 'copilot-path'
- * - AGENTS.md, CLAUDE.md, GEMINI.md, .cursorrules, .cursor/rules/*.mdc, .windsurfrules,
- *   .clinerules (a file, or the files directly inside a `.clinerules/` folder), at the root:
- *   kind 'other-agent', reported only.
+ * - kind 'other-agent' (core/agents/formats.ts names each format): AGENTS.md, CLAUDE.md and
+ *   GEMINI.md at the root and in any folder (`.claude/CLAUDE.md` too), .cursorrules,
+ *   `.cursor/rules/**\/*.mdc` (symlinked folders inside are refused by name, not followed),
+ *   `.windsurf/rules/*.md`, .windsurfrules, .clinerules (a file, or the files directly inside
+ *   a `.clinerules/` folder).
  *
  * Refused: anything whose real path (symlinks followed, `.github` itself included) is
  * outside the workspace, anything that is not a regular file, files over the size cap,
@@ -21,7 +23,7 @@ import { sha256Hex } from '../core/canonical.js';
 import type { RefusedSource, Snapshot, SourceFile, SourceKind } from '../core/types.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH } from '../core/copilot-format.js';
 import { STATE_DIR } from './layout.js';
-import { type NotRead, readRegularFile } from './workspace.js';
+import { isWithin, type NotRead, readRegularFile } from './workspace.js';
 
 const DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 200_000;
@@ -30,6 +32,7 @@ const DEFAULT_MAX_FILES = 200_000;
 const SKIP_DIRS = new Set(['.git', 'node_modules', STATE_DIR]);
 
 const OTHER_AGENT_FILES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', '.cursorrules', '.windsurfrules', '.clinerules'];
+const NESTED_AGENT_FILES = new Set(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md']);
 
 export interface SnapshotOptions {
   /** Largest source file read, in bytes (default 10 MB). */
@@ -43,18 +46,13 @@ interface Candidate {
   kind: SourceKind;
 }
 
-type ReadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: string } | { ok: 'missing' };
+type ReadResult = { ok: true; bytes: Uint8Array; linkTo?: string } | { ok: false; reason: string } | { ok: 'missing' };
 
 const KIND_ORDER: Record<SourceKind, number> = { 'copilot-repo': 0, 'copilot-path': 1, 'other-agent': 2 };
 
 /** Code-unit order: deterministic whatever the locale. */
 function byPath(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function isInside(realRoot: string, real: string): boolean {
-  const rel = path.relative(realRoot, real);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 function errnoOf(e: unknown): string {
@@ -94,7 +92,7 @@ async function readSource(root: string, realRoot: string, rel: string, maxBytes:
     if (code === 'ELOOP') return { ok: false, reason: 'it is a symlink loop' };
     return { ok: false, reason: `it cannot be read (${code})` };
   }
-  if (!isInside(realRoot, real)) {
+  if (!isWithin(realRoot, real)) {
     const culprit = await symlinkCulprit(root, rel);
     return {
       ok: false,
@@ -115,7 +113,9 @@ async function readSource(root: string, realRoot: string, rel: string, maxBytes:
   const nul = bytes.indexOf(0);
   if (nul >= 0) return { ok: false, reason: `it looks binary (NUL byte at offset ${nul})` };
   if (!isUtf8(bytes)) return { ok: false, reason: 'it is not valid UTF-8' };
-  return { ok: true, bytes };
+  // Reached through a symlink: where it really is, workspace-relative (another agent's rule file may be a link to a Copilot file).
+  const realRel = path.relative(realRoot, real).split(path.sep).join('/');
+  return realRel === rel ? { ok: true, bytes } : { ok: true, bytes, linkTo: realRel };
 }
 
 async function readdirSafe(abs: string): Promise<Dirent[] | null> {
@@ -140,7 +140,7 @@ async function instructionCandidates(root: string, realRoot: string, refused: Re
   } catch {
     return [];
   }
-  if (!isInside(realRoot, real)) {
+  if (!isWithin(realRoot, real)) {
     const culprit = await symlinkCulprit(root, INSTRUCTIONS_DIR);
     refused.push({ path: INSTRUCTIONS_DIR, kind: 'copilot-path', reason: `${culprit} is a symlink that leads outside the workspace` });
     return [];
@@ -162,7 +162,29 @@ async function instructionCandidates(root: string, realRoot: string, refused: Re
   return out;
 }
 
-async function otherAgentCandidates(root: string): Promise<Candidate[]> {
+/**
+ * Rule files under a rules folder (`.cursor/rules`, recursively; `.windsurf/rules`, one level).
+ * A symlinked folder inside is not followed: it is refused by name, so nothing goes unreported.
+ */
+async function ruleFolderCandidates(root: string, dir: string, suffix: string, recursive: boolean, refused: RefusedSource[]): Promise<Candidate[]> {
+  const out: Candidate[] = [];
+  const walk = async (rel: string): Promise<void> => {
+    const entries = await readdirSafe(path.join(root, ...rel.split('/')));
+    for (const e of entries ?? []) {
+      const child = `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (recursive) await walk(child);
+      } else if (e.isSymbolicLink() && !e.name.endsWith(suffix)) {
+        const isDir = await fsp.stat(path.join(root, ...child.split('/'))).then((st) => st.isDirectory(), () => false);
+        if (isDir && recursive) refused.push({ path: child, kind: 'other-agent', reason: 'it is a symlinked folder of rules, which is not followed' });
+      } else if ((e.isFile() || e.isSymbolicLink()) && e.name.endsWith(suffix)) out.push({ rel: child, kind: 'other-agent' });
+    }
+  };
+  await walk(dir);
+  return out;
+}
+
+async function otherAgentCandidates(root: string, refused: RefusedSource[]): Promise<Candidate[]> {
   const agents = OTHER_AGENT_FILES.map(async (name): Promise<Candidate[]> => {
     let isDir: boolean;
     try {
@@ -176,12 +198,13 @@ async function otherAgentCandidates(root: string): Promise<Candidate[]> {
     // Cline also reads every file of a `.clinerules/` folder.
     return ((await readdirSafe(path.join(root, name))) ?? []).filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => ({ rel: `${name}/${e.name}`, kind: 'other-agent' }));
   });
-  const [found, cursorRules] = await Promise.all([Promise.all(agents), readdirSafe(path.join(root, '.cursor', 'rules'))]);
-  const out = found.flat();
-  for (const e of cursorRules ?? []) {
-    if ((e.isFile() || e.isSymbolicLink()) && e.name.endsWith('.mdc')) out.push({ rel: `.cursor/rules/${e.name}`, kind: 'other-agent' });
-  }
-  return out;
+  const found = await Promise.all([...agents, ruleFolderCandidates(root, '.cursor/rules', '.mdc', true, refused), ruleFolderCandidates(root, '.windsurf/rules', '.md', false, refused)]);
+  return found.flat();
+}
+
+/** AGENTS.md, CLAUDE.md and GEMINI.md below the root (`.claude/CLAUDE.md` included), from the file walk. */
+function nestedAgentCandidates(files: readonly string[]): Candidate[] {
+  return files.filter((f) => f.includes('/') && NESTED_AGENT_FILES.has(f.slice(f.lastIndexOf('/') + 1))).map((rel) => ({ rel, kind: 'other-agent' }));
 }
 
 /**
@@ -238,15 +261,16 @@ export async function readSnapshot(root: string, opts: SnapshotOptions = {}): Pr
   // Each candidate is read as soon as it is found, while the file list is still being walked.
   const readAll = (cs: Candidate[]) => Promise.all(cs.map(async (c) => ({ c, r: await readSource(root, realRoot, c.rel, maxBytes) })));
   const [found, walk] = await Promise.all([
-    Promise.all([readAll([{ rel: REPO_WIDE_PATH, kind: 'copilot-repo' }]), instructionCandidates(root, realRoot, refused, taken).then(readAll), otherAgentCandidates(root).then(readAll)]),
+    Promise.all([readAll([{ rel: REPO_WIDE_PATH, kind: 'copilot-repo' }]), instructionCandidates(root, realRoot, refused, taken).then(readAll), otherAgentCandidates(root, refused).then(readAll)]),
     listWorkspaceFiles(root, maxFiles),
   ]);
+  found.push(await readAll(nestedAgentCandidates(walk.files)));
 
   const sources: SourceFile[] = [];
   found.flat().forEach(({ c, r }) => {
     if (r.ok === 'missing') return;
     if (r.ok === false) refused.push({ path: c.rel, kind: c.kind, reason: r.reason });
-    else sources.push({ path: c.rel, kind: c.kind, bytes: r.bytes, size: r.bytes.length, sha256: sha256Hex(r.bytes) });
+    else sources.push({ path: c.rel, kind: c.kind, bytes: r.bytes, size: r.bytes.length, sha256: sha256Hex(r.bytes), ...(r.linkTo !== undefined ? { linkTo: r.linkTo } : {}) });
   });
   const order = (a: { kind: SourceKind; path: string }, b: { kind: SourceKind; path: string }): number => KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || byPath(a.path, b.path);
   sources.sort(order);

@@ -6,15 +6,20 @@
  * Security: onboarding.json also keeps a second copy of each trace chain's last link (seq,
  * hash, file) and the workspace id, so deleting a chain head together with the newest traces,
  * or wiping the trace folder, is noticed; the id itself lives in `.copilot-state/workspace-id`.
+ * The trace checkpoint (`.copilot-state/trace-checkpoint.json`) is owned here too.
  */
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { OnboardingStateSchema, emptyState, STATE_VERSION, type ChainMark, type OnboardingState } from '../schemas/state.js';
+import { OnboardingStateSchema, TraceCheckpointSchema, emptyState, STATE_VERSION, type ChainMark, type OnboardingState } from '../schemas/state.js';
+import { canonicalJson } from '../core/canonical.js';
+import type { ApprovalLedger } from '../core/approval.js';
 import { atomicWriteFile, createExclusive } from './durable.js';
-import { rel, stateFile, workspaceIdFile, type ChainKind } from './layout.js';
-import { unlessMissing } from './workspace.js';
+import { rel, stateFile, traceCheckpointFile, workspaceIdFile, type ChainKind } from './layout.js';
+import type { ChainLink } from './traces.js';
+import type { UserKey } from './user-key.js';
+import { assertStateWrite, unlessMissing } from './workspace.js';
 
 /** Load the state; a missing file is a new workspace. Corruption throws STATE_CORRUPT. */
 export async function loadState(root: string, now = new Date().toISOString()): Promise<OnboardingState> {
@@ -48,6 +53,7 @@ function corrupt(why: string): OnboardingError {
 
 export async function saveState(root: string, state: OnboardingState): Promise<void> {
   const valid = OnboardingStateSchema.parse({ ...state, version: STATE_VERSION, workspaceId: await workspaceId(root, state.workspaceId) });
+  await assertStateWrite(root, stateFile(root));
   await atomicWriteFile(stateFile(root), JSON.stringify(valid, null, 2) + '\n');
 }
 
@@ -108,4 +114,31 @@ export async function recordChainMark(root: string, kind: ChainKind, mark: Chain
   const s = await loadState(root);
   s.chains = { ...s.chains, [kind]: mark };
   await saveState(root, s);
+}
+
+/**
+ * The trace checkpoint of the elicitation chain, when it authenticates with `key` and names this
+ * workspace; null otherwise (missing, truncated, edited, forged, copied from another workspace):
+ * then the whole chain is walked. Never an error: the checkpoint only saves time.
+ */
+export async function loadTraceCheckpoint(root: string, key: UserKey, workspace: string): Promise<{ link: ChainLink; ledger: ApprovalLedger } | null> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(await fsp.readFile(traceCheckpointFile(root), 'utf8'));
+  } catch {
+    return null;
+  }
+  const parsed = TraceCheckpointSchema.safeParse(raw);
+  if (!parsed.success) return null;
+  const { mac, ...rest } = parsed.data;
+  if (key.mac(canonicalJson(rest)) !== mac || rest.workspace !== workspace) return null;
+  const ledger: ApprovalLedger = Object.assign(Object.create(null) as ApprovalLedger, rest.ledger);
+  return { link: rest.link, ledger };
+}
+
+/** Record where a verified walk of the elicitation chain ended, authenticated with `key`. */
+export async function saveTraceCheckpoint(root: string, key: UserKey, workspace: string, link: ChainLink, ledger: ApprovalLedger, now = new Date()): Promise<void> {
+  const rest = { format: 'copilot-onboarding/trace-checkpoint@1' as const, chain: 'elicitation' as const, workspace, verifiedAt: now.toISOString(), link, ledger };
+  const record = TraceCheckpointSchema.parse({ ...rest, mac: key.mac(canonicalJson(rest)) });
+  await atomicWriteFile(traceCheckpointFile(root), JSON.stringify(record, null, 2) + '\n');
 }

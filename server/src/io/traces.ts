@@ -13,14 +13,16 @@
  *
  * Security: the store seals what only it knows (format @2): the record's own file name, the
  * time it sealed it, and, in the elicitation chain, the workspace id and an approval's
- * `expires_at`. Once a chain has traces its head is mandatory: a missing or corrupt head is a
+ * `expires_at`. Format @3 adds `mac`, the HMAC-SHA-256 of the record with the per-user key
+ * (io/user-key.ts, outside the workspace), so an agent that can only edit workspace files cannot
+ * write a record that authenticates. Once a chain has traces its head is mandatory: a missing or corrupt head is a
  * broken chain, never rebuilt from the files. Each append also records the last link in
  * onboarding.json, and both verify and append cross-check it, so deleting the head with the
  * newest traces, or wiping the folder, does not quietly restart the chain.
  */
-import { promises as fsp } from 'node:fs';
+import { closeSync, constants as fsConstants, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalJson, sha256Hex } from '../core/canonical.js';
+import { canonicalJson, canonicalMembers, joinMembers, sha256Hex } from '../core/canonical.js';
 import { approvalExpiry } from '../core/approval.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
 import { atomicWriteFile, createExclusive } from './durable.js';
@@ -30,9 +32,10 @@ import { withFileLock } from './lock.js';
 import { recordChainMark, recordedChainMark, workspaceId } from './state.js';
 import { DEFAULT_CONFIG } from '../runtime/config.js';
 import type { ChainMark } from '../schemas/state.js';
-import { CLOCK_SKEW_MS, TRACE_FORMAT, sealProblem, type ChainProblemKind, type TraceStoreOptions } from './trace-seal.js';
+import { CLOCK_SKEW_MS, TRACE_FORMAT, formatVersion, sealProblem, type ChainProblemKind, type TraceStoreOptions } from './trace-seal.js';
+import { loadUserKey, userKeyPath, type UserKey } from './user-key.js';
 
-export {   traceDir, traceDirName, type ChainKind,  type TraceStoreOptions };
+export { traceDir, traceDirName, type ChainKind, type TraceStoreOptions };
 
 interface Head {
   seq: number;
@@ -42,7 +45,7 @@ interface Head {
 }
 
 export type TraceRecord<K extends ChainKind> = K extends 'elicitation' ? ElicitationTrace : SamplingTrace;
-type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256' | 'file' | 'sealed_at' | 'workspace' | 'expires_at'>;
+type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256' | 'file' | 'sealed_at' | 'workspace' | 'expires_at' | 'mac' | 'prev_file'>;
 
 /** `2026-11-22T10:30:45.123Z` -> `2026-11-22T10-30-45-123Z` */
 function fileTime(iso: string): string {
@@ -56,6 +59,12 @@ export function recordHash(recordWithoutSha: Record<string, unknown>): string {
 
 export function wholeHash(record: Record<string, unknown>): string {
   return sha256Hex(canonicalJson(record));
+}
+
+/** A record's `mac` (@3): HMAC-SHA-256 with the per-user key over its canonical JSON without `sha256` and `mac`. */
+function recordMac(key: UserKey, record: Record<string, unknown>): string {
+  const { sha256: _s, mac: _m, ...rest } = record;
+  return key.mac(canonicalJson(rest));
 }
 
 function schemaFor(kind: ChainKind) {
@@ -79,13 +88,17 @@ export class TraceStore<K extends ChainKind> {
 
   /** Seal and write a trace (`label`: the file-name suffix). Throws if it cannot be written: callers fail closed. */
   async append(unsealed: Unsealed<TraceRecord<K>>, label: string): Promise<{ record: TraceRecord<K>; file: string }> {
+    // The per-user key first: without it no record is written (callers fail closed).
+    const key = (await loadUserKey({ create: true }))!;
     await fsp.mkdir(this.dir, { recursive: true });
     return withFileLock(path.join(this.dir, '.lock'), async () => {
       const head = await this.readHead();
       const seq = head.seq + 1;
       const base = `${fileTime(String((unsealed as { timestamp: string }).timestamp))}-${safeLabel(label)}`;
       const file = await this.freeName(base);
-      const body = { ...(unsealed as object), ...(await this.stamp(unsealed as Record<string, unknown>, file)), seq, prev_sha256: head.sha256 } as Record<string, unknown>;
+      const body = { ...(unsealed as object), ...(await this.stamp(unsealed as Record<string, unknown>, file)), seq, prev_sha256: head.sha256, prev_file: head.file ?? null } as Record<string, unknown>;
+      delete body.mac;
+      body.mac = recordMac(key, body);
       const record = { ...body, sha256: recordHash(body) } as unknown as TraceRecord<K>;
       // Validate before writing: never publish a record the verifier would reject.
       schemaFor(this.kind).parse(record);
@@ -100,7 +113,7 @@ export class TraceStore<K extends ChainKind> {
     });
   }
 
-  /** The fields only the store can vouch for (format @2). */
+  /** The fields only the store can vouch for (formats @2 and @3; `mac` is added after them). */
   private async stamp(unsealed: Record<string, unknown>, file: string): Promise<Record<string, unknown>> {
     const out: Record<string, unknown> = { format: TRACE_FORMAT[this.kind], file, sealed_at: new Date((this.opts.now ?? Date.now)()).toISOString() };
     if (this.kind === 'elicitation') {
@@ -194,6 +207,25 @@ interface ChainProblem {
   message: string;
 }
 
+/**
+ * Where a verified walk ended: what a checkpoint keeps (io/state.ts) so that the next walk reads
+ * only the traces appended after it.
+ */
+export interface ChainLink {
+  seq: number;
+  /** Whole-record SHA-256 of the trace at `seq` (the next trace's prev_sha256). */
+  whole: string | null;
+  file: string | null;
+  /** The highest format version seen (1, 2 or 3): no later trace may have a lower one. */
+  version: number;
+  /** The last @2+ trace's seq and sealed time (ms): no later trace may be sealed before it. */
+  sealed: { seq: number; ms: number } | null;
+  /** Whether a trace up to `seq` authenticated with the per-user key: every later one must. */
+  owned: boolean;
+}
+
+const START: ChainLink = { seq: 0, whole: null, file: null, version: 1, sealed: null, owned: false };
+
 export interface VerifyReport {
   chain: ChainKind;
   dir: string;
@@ -201,6 +233,41 @@ export interface VerifyReport {
   count: number;
   lastSeq: number;
   problems: ChainProblem[];
+  /** True when each trace's `mac` was checked with the per-user key; false: no key here, the hash chain only. */
+  keyed: boolean;
+  /** Where the per-user key is looked for. */
+  keyFile: string;
+  /**
+   * Traces that do not authenticate with the key and come before the first one that does
+   * (written before keys existed, or by another user or key): checked as a hash chain only, and
+   * no approval among them is honoured. After a trace that authenticates, every one must.
+   */
+  foreign: { count: number; first: number; last: number } | null;
+  /** The seq of the checkpoint the walk started after, or null for a walk from seq 1. */
+  from: number | null;
+  /** The link the walk ended on (null when the chain is broken). */
+  end: ChainLink | null;
+}
+
+export interface VerifyOptions<F> {
+  /** The verifier's clock (default: the system clock); bounds the sealed times of @2+ records. */
+  now?: number;
+  /** undefined: the user's key when it exists; null: check the hash chain only. */
+  key?: UserKey | null;
+  /**
+   * A verified link to start after (an authenticated checkpoint): the chain is walked back from
+   * the head through each @3 record's `prev_file` to the record after it, reading only those.
+   * When that path is not clean (a record missing, unreadable, without `prev_file`, out of seq,
+   * or not continuing the link), the whole chain is walked instead, and it must still contain
+   * that link.
+   */
+  from?: ChainLink | null;
+  /** What to keep of each good trace (read once, here), returned in seq order with whether it authenticated. */
+  facts?: (rec: Record<string, unknown>) => F | null;
+}
+
+export interface VerifyResult<F> extends VerifyReport {
+  facts: Array<{ seq: number; file: string; authenticated: boolean; fact: F }>;
 }
 
 /**
@@ -211,11 +278,12 @@ export interface VerifyReport {
  * verify that races a live server does not report a half-written append as a broken chain.
  * `now` (default: the system clock) bounds the sealed times of @2 records.
  */
-export async function verifyChain(root: string, kind: ChainKind, opts: { now?: number } = {}): Promise<VerifyReport> {
+export async function verifyChain<F = never>(root: string, kind: ChainKind, opts: VerifyOptions<F> = {}): Promise<VerifyResult<F>> {
   const dir = traceDir(root, kind);
   const headPath = path.join(dir, '.head.json');
-  const now = opts.now ?? Date.now();
-  const walk = async (): Promise<{ report: VerifyReport; settled: boolean }> => {
+  const key = opts.key === undefined ? await loadUserKey() : opts.key;
+  const ctx: WalkContext<F> = { dir, kind, now: opts.now ?? Date.now(), key, keyFile: key?.file ?? userKeyPath(), from: opts.from ?? null, facts: opts.facts ?? null };
+  const walk = async (): Promise<{ report: VerifyResult<F>; settled: boolean }> => {
     const before = await readText(headPath);
     let mark: ChainMark | Error | null;
     try {
@@ -223,10 +291,10 @@ export async function verifyChain(root: string, kind: ChainKind, opts: { now?: n
     } catch (e) {
       mark = e instanceof Error ? e : new Error(String(e));
     }
-    const report = await verifyOnce(dir, kind, before, mark, now);
+    const report = await verifyOnce(ctx, before, mark);
     return { report, settled: (await readText(headPath)) === before };
   };
-  let last: VerifyReport | null = null;
+  let last: VerifyResult<F> | null = null;
   for (let attempt = 0; attempt < 3; attempt++) {
     const { report, settled } = await walk();
     if (settled) return report;
@@ -242,21 +310,54 @@ export async function verifyChain(root: string, kind: ChainKind, opts: { now?: n
   }
 }
 
-async function verifyOnce(dir: string, kind: ChainKind, headText: string | null, mark: ChainMark | Error | null, now: number): Promise<VerifyReport> {
+interface WalkContext<F> {
+  dir: string;
+  kind: ChainKind;
+  now: number;
+  key: UserKey | null;
+  keyFile: string;
+  from: ChainLink | null;
+  facts: ((rec: Record<string, unknown>) => F | null) | null;
+}
+
+/** What is kept of a good trace: its links, times, and what the caller asked for (records die young). */
+interface Good<F> {
+  file: string;
+  prev: string | null;
+  seq: number;
+  whole: string;
+  version: number;
+  sealed: number;
+  started: number;
+  auth: boolean;
+  /** @3: the file name of the trace before it, as the store sealed it (undefined before @3). */
+  prevFile: string | null | undefined;
+  fact: F | null;
+}
+
+/** Trace files read (synchronously, each once) between two turns of the event loop. */
+const READ_BATCH = 64;
+
+async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark: ChainMark | Error | null): Promise<VerifyResult<F>> {
+  const { dir, kind, now, key } = ctx;
   const head = headText === null ? null : parseHead(headText);
-  let files: string[];
-  try {
-    files = await listTraceFiles(dir);
-  } catch (e) {
-    const problem: ChainProblem = { kind: 'unparseable', file: null, seq: null, message: `${traceDirName(kind)}/ cannot be read as a folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
-    return { chain: kind, dir, ok: false, count: 0, lastSeq: 0, problems: [problem] };
-  }
-  const problems: ChainProblem[] = [];
+  const result = (ok: boolean, count: number, lastSeq: number, problems: ChainProblem[], extra: Partial<VerifyResult<F>> = {}): VerifyResult<F> => ({
+    chain: kind,
+    dir,
+    ok,
+    count,
+    lastSeq,
+    problems,
+    keyed: key !== null,
+    keyFile: ctx.keyFile,
+    foreign: null,
+    from: null,
+    end: null,
+    facts: [],
+    ...extra,
+  });
   const schema = schemaFor(kind);
-  // Only the links of a good trace are kept (not the parsed record), so records die young.
-  type Good = { file: string; prev: string | null; seq: number; whole: string; v2: boolean; sealed: number; started: number };
-  const all: Good[] = [];
-  const check = (file: string, read: string | Error): ChainProblem | Good => {
+  const check = (file: string, read: string | Error): ChainProblem | Good<F> => {
     let rec: Record<string, unknown> | null = null;
     try {
       rec = typeof read === 'string' ? (JSON.parse(read) as Record<string, unknown>) : null;
@@ -268,26 +369,64 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
     if (!parsed.success) {
       return { kind: 'unparseable', file, seq: typeof rec.seq === 'number' ? rec.seq : null, message: `${file}: does not match the ${kind} trace schema` };
     }
-    const hashes = linkHashes(rec);
+    const hashes = linkHashes(rec, key);
     if (!hashes || hashes.record !== rec.sha256) {
       return { kind: 'modified', file, seq: rec.seq as number, message: `${file}: content does not match its sha256 (modified after it was written)` };
     }
     const sealed = sealProblem(kind, file, rec);
     if (sealed) return { ...sealed, file, seq: rec.seq as number };
-    const v2 = String(rec.format).endsWith('@2');
-    return { file, prev: rec.prev_sha256 as string | null, seq: rec.seq as number, whole: hashes.whole, v2, sealed: v2 ? Date.parse(String(rec.sealed_at)) : NaN, started: Date.parse(String(rec.timestamp)) };
+    const version = formatVersion(rec);
+    return {
+      file,
+      prev: rec.prev_sha256 as string | null,
+      seq: rec.seq as number,
+      whole: hashes.whole,
+      version,
+      sealed: version >= 2 ? Date.parse(String(rec.sealed_at)) : NaN,
+      started: Date.parse(String(rec.timestamp)),
+      auth: hashes.mac !== null && hashes.mac === rec.mac,
+      prevFile: version >= 3 ? (rec.prev_file as string | null) : undefined,
+      fact: ctx.facts ? ctx.facts(rec) : null,
+    };
   };
-  // Each file is checked as soon as it is read (the checks interleave with the reads, so the
-  // event loop is never held for the whole chain); problems are reported in name order.
-  const checked = await mapLimit(files, IO_CONCURRENCY, async (name) => check(name, await readTraceText(path.join(dir, name))));
-  for (const c of checked) 'kind' in c ? problems.push(c) : all.push(c);
+  const problems: ChainProblem[] = [];
+  let all: Array<Good<F>> = [];
+  let base = START;
+  let floor = ctx.from;
+  let files: string[] | null = null;
+  // From a checkpoint: only the traces after it, found from the head, each read once.
+  if (ctx.from && ctx.from.seq > 0 && head) {
+    const path_ = await walkBack(dir, head, ctx.from, check);
+    if (path_) {
+      base = ctx.from;
+      floor = null;
+      all = path_;
+    }
+  }
+  if (base === START) {
+    try {
+      files = await listTraceFiles(dir);
+    } catch (e) {
+      const problem: ChainProblem = { kind: 'unparseable', file: null, seq: null, message: `${traceDirName(kind)}/ cannot be read as a folder (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})` };
+      return result(false, 0, 0, [problem]);
+    }
+    // Each file is read once, synchronously (no thread-pool round trips), and checked at once; the
+    // event loop gets a turn after every batch. Problems are reported in name order.
+    for (let i = 0; i < files.length; i += READ_BATCH) {
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      for (const name of files.slice(i, i + READ_BATCH)) {
+        const c = check(name, readTraceTextSync(path.join(dir, name)));
+        'kind' in c ? problems.push(c) : all.push(c);
+      }
+    }
+  }
   all.sort((a, b) => a.seq - b.seq || a.file.localeCompare(b.file));
   const byWhole = new Map(all.map((g) => [g.whole, g]));
 
   // Two traces with one seq: keep the one the chain vouches for (its successor links to it,
   // or the head recorded it) and report the other as inserted.
   const linkedTo = new Set(all.map((g) => g.prev).filter((x): x is string => typeof x === 'string'));
-  const good: Good[] = [];
+  const good: Array<Good<F>> = [];
   for (let i = 0; i < all.length; ) {
     let j = i;
     while (j < all.length && all[j]!.seq === all[i]!.seq) j++;
@@ -304,23 +443,39 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
     i = j;
   }
 
-  let expectedSeq = 1;
-  let prevWhole: string | null = null;
-  let prevV2: Good | null = null;
+  let expectedSeq = base.seq + 1;
+  let prevWhole: string | null = base.whole;
+  let prevFile: string | null = base.file;
+  let version = base.version;
+  let sealedBefore = base.sealed;
+  let owned = base.owned;
+  const foreign = { count: 0, first: 0, last: 0 };
+  const at = (ms: number) => new Date(ms).toISOString();
   for (const g of good) {
     // Sealed times: never ahead of the verifier's clock (beyond the skew), never before the
-    // previous @2 record's; a question is put before its answer is sealed; no @1 after an @2.
-    const at = (ms: number) => new Date(ms).toISOString();
-    if (prevV2 && !g.v2) {
-      problems.push({ kind: 'forged', file: g.file, seq: g.seq, message: `${g.file}: an old-format (@1) trace after a @2 trace (downgraded or inserted)` });
-    } else if (g.v2 && g.sealed > now + CLOCK_SKEW_MS) {
+    // previous @2+ record's; a question is put before its answer is sealed; no older format after a newer one.
+    const v2 = g.version >= 2;
+    if (g.version < version) {
+      problems.push({ kind: 'forged', file: g.file, seq: g.seq, message: `${g.file}: an old-format (@${g.version}) trace after a @${version} trace (downgraded or inserted)` });
+    } else if (v2 && g.sealed > now + CLOCK_SKEW_MS) {
       problems.push({ kind: 'dated', file: g.file, seq: g.seq, message: `${g.file}: sealed at ${at(g.sealed)}, after now (${at(now)}) (dated in the future)` });
-    } else if (g.v2 && prevV2 && g.sealed < prevV2.sealed) {
-      problems.push({ kind: 'dated', file: g.file, seq: g.seq, message: `${g.file}: sealed at ${at(g.sealed)}, before its predecessor (seq ${prevV2.seq}, ${at(prevV2.sealed)})` });
-    } else if (g.v2 && g.started > g.sealed + CLOCK_SKEW_MS) {
+    } else if (v2 && sealedBefore && g.sealed < sealedBefore.ms) {
+      problems.push({ kind: 'dated', file: g.file, seq: g.seq, message: `${g.file}: sealed at ${at(g.sealed)}, before its predecessor (seq ${sealedBefore.seq}, ${at(sealedBefore.ms)})` });
+    } else if (v2 && g.started > g.sealed + CLOCK_SKEW_MS) {
       problems.push({ kind: 'dated', file: g.file, seq: g.seq, message: `${g.file}: dated ${at(g.started)}, after it was sealed (${at(g.sealed)})` });
     }
-    if (g.v2) prevV2 = g;
+    version = Math.max(version, g.version);
+    if (v2) sealedBefore = { seq: g.seq, ms: g.sealed };
+    // Authentication: once a trace authenticates with this user's key, every later one must.
+    if (key && g.auth) {
+      owned = true;
+    } else if (key && owned) {
+      const why = g.version < 3 ? `it has no mac (format @${g.version})` : 'its mac does not match';
+      problems.push({ kind: 'unauthenticated', file: g.file, seq: g.seq, message: `${g.file}: does not authenticate with this user's trace key (${why}): not written by this server for you` });
+    } else if (key) {
+      if (foreign.count++ === 0) foreign.first = g.seq;
+      foreign.last = g.seq;
+    }
     const prev = g.prev;
     if (g.seq !== expectedSeq) {
       problems.push({ kind: 'missing', file: g.file, seq: g.seq, message: `${g.file}: seq ${g.seq} follows seq ${expectedSeq - 1}; trace(s) ${expectedSeq}..${g.seq - 1} are missing` });
@@ -331,14 +486,22 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
           ? { kind: 'reordered', file: g.file, seq: g.seq, message: `${g.file}: links to seq ${linked.seq}, not to seq ${g.seq - 1} (reordered)` }
           : { kind: 'forged', file: g.file, seq: g.seq, message: `${g.file}: prev_sha256 links to no trace of this chain (forged or inserted)` },
       );
+    } else if (g.prevFile !== undefined && (g.prevFile !== null || g.seq === 1) && g.prevFile !== prevFile) {
+      // (null after seq 1: the head that record followed did not name its file; nothing to compare.)
+      problems.push({ kind: 'renamed', file: g.file, seq: g.seq, message: `${g.file}: names ${g.prevFile ?? 'no file'} as the trace before it, not ${prevFile ?? 'no file'} (renamed)` });
     }
     expectedSeq = g.seq + 1;
     prevWhole = g.whole;
+    prevFile = g.file;
   }
 
+  // A link by seq: a trace read in this walk, or the checkpoint's own.
+  const linkAt = (seq: number): { file: string; whole: string; seq: number } | undefined =>
+    good.find((g) => g.seq === seq) ?? (seq > 0 && seq === base.seq && base.file && base.whole ? { file: base.file, whole: base.whole, seq } : undefined);
   // The head remembers the last link the server wrote (and, during an append, the one being
   // written): a shorter chain lost its tail; a longer one gained traces the server never wrote.
-  const lastSeq = good.length ? good[good.length - 1]!.seq : 0;
+  const lastGood = good[good.length - 1];
+  const lastSeq = lastGood ? lastGood.seq : base.seq;
   if (head) {
     const pending = head.pending;
     if (head.seq > lastSeq && !(pending && pending.seq === lastSeq)) { // safety: chain-head
@@ -351,14 +514,18 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
         const message = `${g.file}: seq ${g.seq} is past the last trace the server wrote (seq ${head.seq}${head.file ? `, ${head.file}` : ''}) (appended by hand)`;
         problems.push({ kind: 'inserted', file: g.file, seq: g.seq, message });
       }
+      if (head.seq < base.seq) {
+        const message = `.head.json records seq ${head.seq} but seq ${base.seq} (${base.file}) was verified before (the checkpoint): trace(s) at the end are missing, or the head was rolled back`;
+        problems.push({ kind: 'missing', file: base.file, seq: base.seq, message });
+      }
     }
-    const recorded = good.find((g) => g.seq === head.seq);
+    const recorded = linkAt(head.seq);
     if (recorded && head.sha256 && recorded.whole !== head.sha256) {
       problems.push({ kind: 'forged', file: recorded.file, seq: recorded.seq, message: `${recorded.file}: is not the trace the chain head recorded (replaced)` });
     } else if (recorded && head.file && recorded.file !== head.file) {
       problems.push({ kind: 'renamed', file: recorded.file, seq: recorded.seq, message: `${recorded.file}: the chain head recorded seq ${head.seq} as ${head.file} (renamed)` });
     }
-  } else if (files.length) { // safety: chain-head-mandatory
+  } else if (files?.length || base.seq > 0) { // safety: chain-head-mandatory
     // Security: the head is what notices a deleted tail; without it the chain proves nothing.
     problems.push({ kind: 'head', file: '.head.json', seq: null, message: `.head.json is ${headText === null ? 'missing' : 'corrupt'}: the chain's last link is unknown (deleted with the newest traces?)` });
   }
@@ -369,14 +536,73 @@ async function verifyOnce(dir: string, kind: ChainKind, headText: string | null,
   } else if (mark && mark.seq > lastSeq) { // safety: chain-state-mark
     problems.push({ kind: 'missing', file: mark.file, seq: mark.seq, message: `onboarding.json records seq ${mark.seq} (${mark.file}) but the chain ends at seq ${lastSeq}: trace(s) at the end are missing` });
   } else if (mark && mark.seq > 0) {
-    const g = good.find((x) => x.seq === mark.seq);
+    const g = linkAt(mark.seq);
     if (g && mark.sha256 && g.whole !== mark.sha256) {
       problems.push({ kind: 'forged', file: g.file, seq: g.seq, message: `${g.file}: is not the trace onboarding.json recorded as seq ${mark.seq} (replaced)` });
     } else if (g && mark.file && g.file !== mark.file) {
       problems.push({ kind: 'renamed', file: g.file, seq: g.seq, message: `${g.file}: onboarding.json recorded seq ${mark.seq} as ${mark.file} (renamed)` });
     }
   }
-  return { chain: kind, dir, ok: problems.length === 0, count: files.length, lastSeq, problems };
+  // A checkpoint that could not be started from (the files up to it changed) still names a link
+  // the chain verified once: a chain that lost it, or holds another trace there, was rolled back.
+  if (floor && floor.seq > 0) {
+    const g = linkAt(floor.seq);
+    if (!g && lastSeq < floor.seq) {
+      problems.push({ kind: 'missing', file: floor.file, seq: floor.seq, message: `the chain ends at seq ${lastSeq} but seq ${floor.seq} (${floor.file}) was verified before (the checkpoint): trace(s) at the end are missing` });
+    } else if (g && g.whole !== floor.whole) {
+      problems.push({ kind: 'forged', file: g.file, seq: g.seq, message: `${g.file}: is not the trace verified before as seq ${floor.seq} (the checkpoint) (replaced)` });
+    }
+  }
+  const ok = problems.length === 0;
+  const end: ChainLink | null = ok
+    ? { seq: lastSeq, whole: lastGood ? lastGood.whole : base.whole, file: lastGood ? lastGood.file : base.file, version, sealed: sealedBefore, owned }
+    : null;
+  const facts = ok && ctx.facts ? good.flatMap((g) => (g.fact === null ? [] : [{ seq: g.seq, file: g.file, authenticated: g.auth, fact: g.fact }])) : [];
+  return result(ok, files ? files.length : lastSeq, lastSeq, problems, { foreign: foreign.count ? foreign : null, from: base === START ? null : base.seq, end, facts });
+}
+
+/**
+ * The traces after `from` (a verified link), in seq order: from the head (and its pending trace,
+ * when that continues it) back through each record's `prev_file`, each read once. Null when the
+ * path is not clean (a record missing, unreadable, failing its own checks, out of seq, without
+ * `prev_file`, or not reaching `from` by name): the caller then walks the whole folder, which
+ * reports exactly what is wrong.
+ */
+async function walkBack<F>(dir: string, head: Head, from: ChainLink, check: (file: string, read: string | Error) => ChainProblem | Good<F>): Promise<Array<Good<F>> | null> {
+  const out: Array<Good<F>> = [];
+  if (head.seq < from.seq) return out; // nothing to read: the head checks report a head behind the checkpoint
+  const read = (name: string) => check(name, readTraceTextSync(path.join(dir, path.basename(name))));
+  const pending = head.pending;
+  if (pending && pending.seq === head.seq + 1) {
+    const c = read(pending.file);
+    if (!('kind' in c) && c.seq === pending.seq && c.prev === head.sha256) out.push(c);
+  }
+  let name = head.file;
+  for (let seq = head.seq; seq > from.seq; seq--) {
+    if (typeof name !== 'string') return null;
+    if (out.length % READ_BATCH === READ_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+    const c = read(name);
+    if ('kind' in c || c.seq !== seq || c.prevFile === undefined) return null;
+    out.push(c);
+    name = c.prevFile;
+  }
+  if (head.seq > from.seq && name !== from.file) return null;
+  return out.reverse();
+}
+
+/**
+ * Read one trace again and check it is still the record a verified walk saw (its `sha256` is
+ * `sha256` and still matches its content) and that it authenticates with `key`: a problem
+ * message, or null. What a gate does to the one approval it relies on, whatever the checkpoint.
+ */
+export async function recheckTrace(root: string, kind: ChainKind, file: string, sha256: string, key: UserKey): Promise<string | null> {
+  const text = await readTraceText(path.join(traceDir(root, kind), path.basename(file)));
+  const rec = typeof text === 'string' ? jsonObject(text) : null;
+  if (!rec) return `${file}: cannot be read again (${typeof text === 'string' ? 'not valid JSON' : text.message})`;
+  const hashes = linkHashes(rec, key);
+  if (!hashes || rec.sha256 !== sha256 || hashes.record !== sha256) return `${file}: changed after the chain was verified`;
+  if (hashes.mac === null || hashes.mac !== rec.mac) return `${file}: does not authenticate with this user's trace key`;
+  return null;
 }
 
 function parseHead(text: string): Head | null {
@@ -396,6 +622,40 @@ async function listTraceFiles(dir: string): Promise<string[]> {
 }
 
 /**
+ * readTraceText without the thread pool (open, fstat, read, close as four system calls): what
+ * verify uses, in batches, so a chain of thousands costs four calls per file, not four round trips.
+ */
+function readTraceTextSync(file: string): string | Error {
+  let fd: number;
+  try {
+    fd = openSync(file, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    return e instanceof Error ? e : new Error(String(e));
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return new Error('not a regular file (a folder, FIFO, socket or device; not read)');
+    const buf = Buffer.allocUnsafe(st.size + 1);
+    let total = 0;
+    for (let n; total < buf.length && (n = readSync(fd, buf, total, buf.length - total, total)) > 0; ) total += n;
+    if (total > st.size) return readTraceTextGrowing(fd, buf, total);
+    return buf.toString('utf8', 0, total);
+  } catch (e) {
+    return e instanceof Error ? e : new Error(String(e));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The rest of a file that grew while it was read (rare: trace files are written whole). */
+function readTraceTextGrowing(fd: number, first: Buffer, total: number): string {
+  const chunks = [first.subarray(0, total)];
+  const chunk = Buffer.allocUnsafe(64 * 1024);
+  for (let n; (n = readSync(fd, chunk, 0, chunk.length, total)) > 0; total += n) chunks.push(Buffer.from(chunk.subarray(0, n)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
  * One trace file's text, read as UTF-8 (a symlink is followed); anything that is not a regular
  * file in the end (a FIFO, a folder, a device) is not read but returned as an Error, which the
  * caller reports. Security: a FIFO named like a trace must never hang a verify or a read.
@@ -409,10 +669,19 @@ export async function readTraceText(file: string): Promise<string | Error> {
   }
 }
 
-/** Both hashes of a record, or null when it has no canonical form (NaN, a lone surrogate). */
-function linkHashes(rec: Record<string, unknown>): { record: string; whole: string } | null {
+/**
+ * Both hashes of a record and, with a key, the mac it should carry (null without a key or a
+ * `mac` member), from one canonicalization of its members; null when it has no canonical form
+ * (NaN, a lone surrogate).
+ */
+function linkHashes(rec: Record<string, unknown>, key: UserKey | null = null): { record: string; whole: string; mac: string | null } | null {
   try {
-    return { record: recordHash(rec), whole: wholeHash(rec) };
+    const members = canonicalMembers(rec);
+    return {
+      record: sha256Hex(joinMembers(members, ['sha256'])),
+      whole: sha256Hex(joinMembers(members)),
+      mac: key && typeof rec.mac === 'string' ? key.mac(joinMembers(members, ['sha256', 'mac'])) : null,
+    };
   } catch {
     return null;
   }

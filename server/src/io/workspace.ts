@@ -28,6 +28,17 @@ export function resolveInside(root: string, rel: string): string {
   return abs;
 }
 
+/**
+ * The one containment test of the server: is the real path `real` the folder `realParent`
+ * itself or inside it? Both must already be real paths (symlinks resolved). Every check that
+ * a real location stays inside the workspace or the state folder calls this: RealInsideGuard,
+ * assertStateDirInside, the snapshot's source reads and the trace resources.
+ */
+export function isWithin(realParent: string, real: string): boolean {
+  const r = path.relative(realParent, real);
+  return r === '' || (r !== '..' && !r.startsWith(`..${path.sep}`) && !path.isAbsolute(r));
+}
+
 type Verdict = 'inside' | 'outside' | 'missing';
 
 /**
@@ -66,8 +77,7 @@ export class RealInsideGuard {
 
   private async verdictOf(real: string): Promise<Verdict> {
     this.realRoot ??= fsp.realpath(this.root);
-    const rel = path.relative(await this.realRoot, real);
-    return rel.startsWith('..') || path.isAbsolute(rel) ? 'outside' : 'inside';
+    return isWithin(await this.realRoot, real) ? 'inside' : 'outside';
   }
 
   private dir(abs: string): Promise<Verdict> {
@@ -237,8 +247,7 @@ function assertStateDirInside(root: string): void {
     } catch {
       throw refuse(what, 'is a symlink whose target does not exist');
     }
-    const r = path.relative(realRoot, real);
-    if (r === '' || r.startsWith('..') || path.isAbsolute(r)) throw refuse(what, `resolves outside the workspace (to ${real})`);
+    if (real === realRoot || !isWithin(realRoot, real)) throw refuse(what, `resolves outside the workspace (to ${real})`);
   };
   check(dir, STATE_DIR);
   let names: string[] = [];
@@ -248,4 +257,32 @@ function assertStateDirInside(root: string): void {
     return; // not a folder or unreadable: the operation that needs it reports that
   }
   for (const n of names) if (lstatSync(path.join(dir, n), { throwIfNoEntry: false })?.isSymbolicLink()) check(path.join(dir, n), `${STATE_DIR}/${n}`);
+}
+
+/**
+ * Security: the re-check right before a write into the state folder (a journal, a backup, an
+ * edited file saved before a rollback, the state record, a plan): the state folder and its
+ * entries still resolve inside the workspace (assertStateDirInside), and the folder `abs` is
+ * written in (its nearest existing ancestor) resolves inside the state folder. A human's answer
+ * can take minutes; `.copilot-state` or `.copilot-state/backups` swapped for a symlink while a
+ * form was open is refused here, before the first byte is written outside.
+ */
+export async function assertStateWrite(root: string, abs: string): Promise<void> {
+  assertStateDirInside(root);
+  const realState = await unlessMissing(() => fsp.realpath(stateDir(root)));
+  if (realState === null) return; // created as a plain folder by the write itself
+  let dir = path.dirname(abs);
+  let real: string | null = null;
+  while (real === null) {
+    real = await unlessMissing(() => fsp.realpath(dir));
+    if (real === null) {
+      if (path.dirname(dir) === dir) return;
+      dir = path.dirname(dir);
+    }
+  }
+  if (!isWithin(realState, real)) {
+    throw new OnboardingError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `${path.relative(root, abs) || abs} resolves outside ${STATE_DIR}/ (to ${real}); nothing is written there.`, {
+      next: `Replace the symlink in ${STATE_DIR}/ with a folder inside the workspace (move its contents back), then try again.`,
+    });
+  }
 }

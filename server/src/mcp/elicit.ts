@@ -59,7 +59,32 @@ export interface ElicitOutcome {
   durationMs: number;
 }
 
-export async function elicit(server: Server, extra: ToolExtra, spec: ElicitSpec, store: TraceStore<'elicitation'>): Promise<ElicitOutcome> {
+/** Elicitations in flight, so that a server shutting down can let their traces be written. */
+const inFlight = new Set<Promise<unknown>>();
+
+/**
+ * Resolves when every elicitation in flight has written its trace, or after `timeoutMs`.
+ * `serve` awaits it after closing the transport: a client that disconnects while a form is open
+ * gets its `cancelled` trace before the process exits.
+ */
+export async function elicitationsSettled(timeoutMs: number): Promise<void> {
+  if (!inFlight.size) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled([...inFlight]), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+  clearTimeout(timer);
+}
+
+export function elicit(server: Server, extra: ToolExtra, spec: ElicitSpec, store: TraceStore<'elicitation'>): Promise<ElicitOutcome> {
+  const run = ask(server, extra, spec, store);
+  inFlight.add(run);
+  void run.then(
+    () => inFlight.delete(run),
+    () => inFlight.delete(run),
+  );
+  return run;
+}
+
+async function ask(server: Server, extra: ToolExtra, spec: ElicitSpec, store: TraceStore<'elicitation'>): Promise<ElicitOutcome> {
   const client = clientIdentity(server);
   const now = spec.now ?? Date.now;
   const started = now();
@@ -89,7 +114,7 @@ export async function elicit(server: Server, extra: ToolExtra, spec: ElicitSpec,
     answer = d.answer ?? null;
     if (outcome === 'error') error = d.reason;
   } catch (e) {
-    ({ outcome, reason, error } = classifyFailure(e, extra, spec.timeoutMs));
+    ({ outcome, reason, error } = classifyFailure(e, extra, spec.timeoutMs, !server.transport));
   } finally {
     stopHeartbeat();
   }
@@ -98,16 +123,17 @@ export async function elicit(server: Server, extra: ToolExtra, spec: ElicitSpec,
   return record(store, spec, now, { outcome, response, error, reason, client, started, content, answer });
 }
 
-function classifyFailure(e: unknown, extra: ToolExtra, timeoutMs: number): { outcome: ElicitationOutcome; reason: string; error: string } {
+/** `closed`: the connection is gone (the SDK aborts the call's signal first, then drops its transport). */
+function classifyFailure(e: unknown, extra: ToolExtra, timeoutMs: number, closed: boolean): { outcome: ElicitationOutcome; reason: string; error: string } {
   const msg = e instanceof Error ? e.message : String(e);
+  if (closed || (e instanceof McpError && e.code === McpErrorCode.ConnectionClosed)) {
+    return { outcome: 'cancelled', reason: 'The client disconnected while the form was open.', error: `disconnect: the client disconnected while the form was open (${msg})` };
+  }
   if (extra.signal.aborted) {
     return { outcome: 'cancelled', reason: 'The tool call was cancelled while the form was open.', error: `cancelled: ${msg}` };
   }
   if (e instanceof McpError && e.code === McpErrorCode.RequestTimeout) {
     return { outcome: 'timeout', reason: `No answer within ${Math.round(timeoutMs / 1000)} s; a timeout counts as a cancel.`, error: msg };
-  }
-  if (e instanceof McpError && e.code === McpErrorCode.ConnectionClosed) {
-    return { outcome: 'cancelled', reason: 'The client disconnected while the form was open.', error: msg };
   }
   return { outcome: 'error', reason: `The elicitation failed: ${msg}`, error: msg };
 }

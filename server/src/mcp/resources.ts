@@ -17,6 +17,7 @@ import type { ToolContext } from './context.js';
 import { OnboardingError } from '../core/errors.js';
 import { loadPlan } from '../io/plans.js';
 import { loadState } from '../io/state.js';
+import { isWithin } from '../io/workspace.js';
 import { readTraceText, traceDir, traceDirName, type ChainKind } from '../io/traces.js';
 import { stateDir } from '../io/layout.js';
 import { workspaceStatus } from '../app/status.js';
@@ -82,8 +83,7 @@ async function readTraceFile(root: string, chain: ChainKind, file: string): Prom
   } catch {
     throw new McpError(RESOURCE_NOT_FOUND, `No trace ${traceDirName(chain)}/${file}.`);
   }
-  const rel = path.relative(realState, real);
-  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+  if (!isWithin(realState, real)) {
     throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} resolves outside .copilot-state/.`);
   }
   const text = await readTraceText(real);

@@ -8,6 +8,7 @@ import { ToolContext, type ContextOptions } from './context.js';
 import { registerConditionalTools, registerTools } from './tools/index.js';
 import { registerResources } from './resources.js';
 import { registerPrompts } from './prompts.js';
+import { registerPlanView } from './plan-view.js';
 
 const SERVER_NAME = 'copilot-onboarding';
 
@@ -33,6 +34,7 @@ export function createServer(opts: ContextOptions): CreatedServer {
   registerTools(mcp, ctx);
   const conditional = registerConditionalTools(mcp, ctx);
   registerResources(mcp, ctx);
+  registerPlanView(mcp);
   registerPrompts(mcp, ctx);
   listToolsWithoutDialect(mcp);
 

@@ -6,17 +6,21 @@
  * as long as it takes to arrive. The filter splits stdin into lines itself and hands the SDK only
  * lines that are one valid JSON-RPC message each; everything else gets its JSON-RPC error, and
  * is logged. Batches are refused: MCP has had none since protocol version 2025-06-18. A line
- * over the bound is counted and dropped as it arrives, never buffered.
+ * over the bound is counted and dropped as it arrives, never buffered, and answered with its own
+ * id when its first or last bytes name it. An `initialize` with invalid params gets -32602 with
+ * a one-line message and is not handed on (the session stays uninitialized); nothing the server
+ * asks or announces is written before the initialize answer.
  * Security: the bound keeps a client (or whatever writes to the pipe) from making the server
  * hold and re-copy an unbounded line in memory.
  */
 import { PassThrough, type Readable, type Writable } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InitializeRequestSchema, JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../runtime/log.js';
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
 
 type Id = string | number | null;
 
@@ -35,6 +39,10 @@ export function guardedStdioTransport(opts: GuardedStdioOptions): StdioServerTra
   const toSdk = new PassThrough();
   const transport = new StdioServerTransport(toSdk, stdout);
   let initialized = false;
+  /** The id of the accepted initialize request, and whether its answer has been written. */
+  let initId: Id | undefined;
+  let initAnswered = false;
+  const held: Array<{ message: JSONRPCMessage; resolve: () => void; reject: (e: unknown) => void }> = [];
 
   const refuse = (code: number, id: Id, message: string): void => {
     opts.log.log('warning', `refused a JSON-RPC message: ${message}`, { code, id });
@@ -60,8 +68,19 @@ export function guardedStdioTransport(opts: GuardedStdioOptions): StdioServerTra
       return;
     }
     const method = (value as { method?: unknown }).method;
-    if (method === 'initialize') initialized = true;
-    else if (!initialized && id !== null && typeof method === 'string' && method !== 'ping') {
+    if (method === 'initialize') {
+      const parsed = InitializeRequestSchema.safeParse(value);
+      if (!parsed.success) {
+        // Not handed to the SDK: the session stays uninitialized and the client may try again.
+        refuse(INVALID_PARAMS, id, `Invalid params: initialize ${oneLine(parsed.error.issues[0])}`);
+        return;
+      }
+      initialized = true;
+      initId = id;
+    } else if (method === 'notifications/initialized' && !initialized) {
+      opts.log.log('warning', 'dropped notifications/initialized sent before initialize');
+      return;
+    } else if (!initialized && id !== null && typeof method === 'string' && method !== 'ping') {
       refuse(INVALID_REQUEST, id, `Invalid Request: "${method}" before initialize; the client must send initialize first`);
       return;
     }
@@ -79,7 +98,8 @@ export function guardedStdioTransport(opts: GuardedStdioOptions): StdioServerTra
     const message = `Invalid Request: message of ${bytes} bytes is longer than the limit of ${opts.maxMessageBytes} bytes`;
     const id = responseIdOf(head, tail);
     if (id === undefined) {
-      refuse(INVALID_REQUEST, null, message);
+      // A request is answered with its own id when its first or last bytes name it.
+      refuse(INVALID_REQUEST, requestIdOf(head, tail), message);
       return;
     }
     opts.log.log('warning', `refused an oversized JSON-RPC response: ${message}`, { id });
@@ -120,6 +140,27 @@ export function guardedStdioTransport(opts: GuardedStdioOptions): StdioServerTra
       start = nl + 1;
     }
   };
+  /**
+   * Nothing the server asks or announces (a ping, a roots request, a log line) is written before
+   * the initialize answer: a client that sends `notifications/initialized` in the same chunk as
+   * `initialize` would otherwise see the server's first request before the answer. Such
+   * messages are held and written, in order, right after it.
+   */
+  const send = transport.send.bind(transport);
+  transport.send = async (message: JSONRPCMessage) => {
+    if (initAnswered) return send(message);
+    const m = message as { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
+    if (m.method === undefined && initId !== undefined && m.id === initId && (m.result !== undefined || m.error !== undefined)) {
+      await send(message);
+      if (m.result !== undefined) {
+        initAnswered = true;
+        for (const h of held.splice(0)) send(h.message).then(h.resolve, h.reject);
+      }
+      return;
+    }
+    if (m.method !== undefined) return new Promise<void>((resolve, reject) => held.push({ message, resolve, reject }));
+    return send(message);
+  };
   stdin.on('data', onData);
   stdin.on('end', () => toSdk.end());
   const close = transport.close.bind(transport);
@@ -145,6 +186,27 @@ function responseIdOf(head: string, tail: string): Id | undefined {
   const after = new RegExp(`${ID.source}\\s*}\\s*$`).exec(tail);
   const raw = before?.[1] ?? after?.[1];
   return raw === undefined ? undefined : (JSON.parse(raw) as string | number);
+}
+
+/**
+ * The id of an oversized line that is a request (`method` at its start): an `id` before its
+ * `params` in the first bytes, or as the last member in the last bytes; null when neither.
+ */
+function requestIdOf(head: string, tail: string): Id {
+  if (!/"method"\s*:/.test(head)) return null;
+  const ID = /"id"\s*:\s*(-?\d{1,15}|"[^"\\]{0,200}")/;
+  const p = head.search(/"params"\s*:/);
+  const before = ID.exec(p === -1 ? head : head.slice(0, p));
+  const after = new RegExp(`${ID.source}\\s*}\\s*$`).exec(tail);
+  const raw = before?.[1] ?? after?.[1];
+  return raw === undefined ? null : (JSON.parse(raw) as string | number);
+}
+
+/** The first zod issue as one line: where, and what was expected. */
+function oneLine(issue: { path: PropertyKey[]; message: string } | undefined): string {
+  if (!issue) return 'has invalid params';
+  const where = issue.path.map(String).join('.');
+  return `${where || 'params'}: ${issue.message}`.replace(/\s+/g, ' ').slice(0, 200);
 }
 
 /** The id of a message-like object when it is a valid JSON-RPC id, else null. */

@@ -90,11 +90,10 @@ const PlanBodySchema = z.object({
   risk: z.enum(['low', 'medium', 'high']),
   riskReasons: z.array(z.string()),
   overrides: z.array(OverrideSchema),
-  /** The repository-wide file after the split against the part code review reads, and candidate scopes for large sections kept there. */
+  /** The repository-wide file's size after the split (characters, attached to every request), and candidate scopes for large sections kept there. */
   leftover: z
     .object({
       chars: z.number().int().nonnegative(),
-      limit: z.number().int().positive(),
       suggestions: z.array(
         z.object({
           section: z.string(),
@@ -103,6 +102,29 @@ const PlanBodySchema = z.object({
           candidates: z.array(z.object({ applyTo: z.string(), evidence: z.array(z.string()) })),
         }),
       ),
+    })
+    .optional(),
+  /** Other agents' files (issue 21): what was converted into Copilot files, what was kept as it is and why (core/agents/plan.ts). */
+  agents: z
+    .object({
+      conversions: z.array(
+        z.object({
+          source: z.string(),
+          format: z.string(),
+          output: z.string(),
+          applyTo: z.string().nullable(),
+          description: z.string().nullable(),
+          excludeAgent: z.string().nullable(),
+          /** The source's rule text, copied verbatim: source[bodyStart, bodyEnd). The source itself stays as it is. */
+          bodyStart: z.number().int().nonnegative(),
+          bodyEnd: z.number().int().nonnegative(),
+          why: z.string(),
+        }),
+      ),
+      kept: z.array(z.object({ path: z.string(), format: z.string(), reason: z.string() })),
+      duplicates: z.object({ exact: z.number().int().nonnegative(), near: z.number().int().nonnegative(), loadedTwice: z.number().int().nonnegative() }),
+      /** Set when the plan changes nothing: why nothing needs to move. */
+      nothingToMove: z.string().nullable(),
     })
     .optional(),
   lossless: z.object({

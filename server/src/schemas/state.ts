@@ -53,3 +53,45 @@ export type OnboardingState = z.infer<typeof OnboardingStateSchema>;
 export function emptyState(now: string): OnboardingState {
   return { version: STATE_VERSION, status: 'new', updatedAt: now, pattern: null, currentPlan: null, approval: null, migrations: [] };
 }
+
+const DecisionFactSchema = z.object({
+  seq: z.number().int().positive(),
+  file: z.string(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  action: z.enum(['approve', 'migrate']),
+  planSha256: z.string().regex(/^[0-9a-f]{64}$/),
+  outcome: z.string(),
+  timestamp: z.string(),
+  workspace: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  migrationId: z.string().nullable(),
+  authenticated: z.boolean(),
+});
+
+/** The last link of a verified walk (io/traces.ts ChainLink). */
+const ChainLinkSchema = z.object({
+  seq: z.number().int().positive(),
+  whole: z.string().regex(/^[0-9a-f]{64}$/),
+  file: z.string(),
+  version: z.number().int().min(1).max(3),
+  sealed: z.object({ seq: z.number().int().positive(), ms: z.number() }).nullable(),
+  owned: z.boolean(),
+});
+
+/**
+ * `.copilot-state/trace-checkpoint.json`: where the last verified walk of the elicitation chain
+ * ended, and the approve / confirmed migrate facts of every trace up to there (per plan SHA-256),
+ * so that a gate reads only the traces appended since. `mac` is HMAC-SHA-256 with the per-user
+ * trace key over the canonical JSON of the rest: a checkpoint that does not authenticate, or
+ * names another workspace, is ignored (the whole chain is walked).
+ */
+export const TraceCheckpointSchema = z.object({
+  format: z.literal('copilot-onboarding/trace-checkpoint@1'),
+  chain: z.literal('elicitation'),
+  workspace: z.string(),
+  verifiedAt: z.string(),
+  link: ChainLinkSchema,
+  ledger: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.object({ approve: DecisionFactSchema, migrates: z.array(DecisionFactSchema) })),
+  mac: z.string().regex(/^[0-9a-f]{64}$/),
+});
+type TraceCheckpoint = z.infer<typeof TraceCheckpointSchema>;

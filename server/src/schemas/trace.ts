@@ -9,10 +9,12 @@ const ElicitationOutcomeSchema = z.enum([
   'error',
   'answered',
   'refused',
+  /** Crash recovery acted (action `recover`): nobody was asked; the message says what it did. */
+  'recovered',
 ]);
 export type ElicitationOutcome = z.infer<typeof ElicitationOutcomeSchema>;
 
-const ElicitationActionSchema = z.enum(['approve', 'migrate', 'rollback', 'question']);
+const ElicitationActionSchema = z.enum(['approve', 'migrate', 'rollback', 'question', 'recover']);
 export type ElicitationAction = z.infer<typeof ElicitationActionSchema>;
 
 const ClientInfoSchema = z.object({ name: z.string(), version: z.string() });
@@ -28,11 +30,18 @@ const ChainFields = {
   file: z.string().optional(),
   /** From format @2 (required there, sealed): when the store sealed the record (ISO 8601, the server's clock). */
   sealed_at: z.string().optional(),
+  /**
+   * From format @3 (required there): HMAC-SHA-256 (hex) with the per-user key, over the record's
+   * canonical JSON without `sha256` and `mac`. Part of what `sha256` covers.
+   */
+  mac: z.string().regex(/^[0-9a-f]{64}$/).optional(),
+  /** From format @3 (required there, sealed): the file name of the previous trace (null for seq 1), so a reader can walk back from the head. */
+  prev_file: z.string().nullable().optional(),
 };
 
 /** One JSON file per gate call or question in `.copilot-state/elicitation-traces/`. */
 export const ElicitationTraceSchema = z.object({
-  format: z.enum(['copilot-onboarding/elicitation-trace@1', 'copilot-onboarding/elicitation-trace@2']),
+  format: z.enum(['copilot-onboarding/elicitation-trace@1', 'copilot-onboarding/elicitation-trace@2', 'copilot-onboarding/elicitation-trace@3']),
   ...ChainFields,
   timestamp: z.string(),
   action: ElicitationActionSchema,
@@ -65,7 +74,7 @@ export type SamplingOutcome = z.infer<typeof SamplingOutcomeSchema>;
 
 /** One JSON file per sampling call in `.copilot-state/sampling-traces/`. */
 export const SamplingTraceSchema = z.object({
-  format: z.enum(['copilot-onboarding/sampling-trace@1', 'copilot-onboarding/sampling-trace@2']),
+  format: z.enum(['copilot-onboarding/sampling-trace@1', 'copilot-onboarding/sampling-trace@2', 'copilot-onboarding/sampling-trace@3']),
   ...ChainFields,
   timestamp: z.string(),
   /** What the narration was for: analyze | propose. */
@@ -83,3 +92,4 @@ export const SamplingTraceSchema = z.object({
 });
 export type SamplingTrace = z.infer<typeof SamplingTraceSchema>;
 
+type AnyTrace = ElicitationTrace | SamplingTrace;

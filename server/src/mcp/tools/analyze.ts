@@ -35,6 +35,36 @@ const analyzeOutput = {
   problems: z.array(ProblemSchema),
   existingInstructions: z.array(z.object({ path: z.string(), applyTo: z.string().nullable(), applyToShape: z.string(), description: z.string().nullable() })),
   otherAgentFiles: z.array(z.string()),
+  inventory: z
+    .array(
+      z.object({
+        path: z.string(),
+        format: z.string().describe('copilot-repo, copilot-path, agents-md, agents-md-nested, claude-md, claude-md-nested, gemini-md, gemini-md-nested, cursor-rule, cursorrules, windsurf-rule, windsurfrules or clinerules'),
+        agent: z.string(),
+        size: z.number().int(),
+        lines: z.number().int(),
+        readBy: z.array(z.object({ surface: z.string(), when: z.string().nullable(), byDefault: z.boolean() })).describe('The Copilot surfaces that read this file (docs/agents.md gives the source of each)'),
+        rule: z
+          .object({ activation: z.enum(['always', 'glob', 'description', 'manual']), description: z.string().nullable(), globs: z.array(z.string()), problems: z.array(z.string()) })
+          .nullable()
+          .describe('How a Cursor or Windsurf rule comes into play'),
+      }),
+    )
+    .describe("Every instruction source, Copilot's and other agents'"),
+  agentPlan: z
+    .array(z.object({ path: z.string(), action: z.enum(['convert', 'keep']), applyTo: z.string().nullable(), reason: z.string() }))
+    .describe("What onboarding_propose does with each other agent's file: copy it into a Copilot file (the original stays) or keep it, and why"),
+  duplicates: z
+    .array(
+      z.object({
+        kind: z.enum(['exact', 'near']),
+        similarity: z.number(),
+        excerpt: z.string(),
+        occurrences: z.array(z.object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() })),
+        loadedTwiceBy: z.array(z.string()).describe('Copilot surfaces that load two of these copies into one request, as shipped'),
+      }),
+    )
+    .describe('Rules (paragraphs, list items, code blocks) found in more than one source'),
   narration: narrationShape,
   recovery: recoveryShape,
   truncated: truncatedShape,

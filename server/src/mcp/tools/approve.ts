@@ -4,10 +4,12 @@ import { APPROVE_SCHEMA, NOTE_MAX_CHARS } from '../../core/approval.js';
 import { approveForm } from '../../core/form-render.js';
 import { formPaths } from '../../app/gate-checks.js';
 import { approveGate } from '../../app/approve.js';
+import { figureFor } from '../../app/loads.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
+import { MODEL_ONLY_META, clientRendersApps } from '../plan-view.js';
 
 const approveInput = {
   planId: z.string().optional().describe('The plan to approve (default: the current plan from onboarding_propose). Approval itself comes only from the human.'),
@@ -35,6 +37,7 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: approveInput,
       outputSchema: approveOutput,
       annotations: { title: 'Approve plan', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      _meta: MODEL_ONLY_META,
     },
     async ({ planId }, extra) =>
       runGate(
@@ -52,10 +55,10 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
           const gate = await approveGate(
             root,
             planId,
-            async (plan) => {
+            async (plan, snapshot) => {
               const res = await ask({
                 action: 'approve',
-                message: approveForm(plan, formPaths(plan.planId)),
+                message: approveForm(plan, formPaths(plan.planId), figureFor(snapshot, plan), { planView: clientRendersApps(mcp.server) }),
                 requestedSchema: APPROVE_SCHEMA,
                 subject: { planId: plan.planId, planSha256: plan.sha256 },
                 mode: { kind: 'gate', requiredTrue: ['approved'], optionalStrings: { comment: NOTE_MAX_CHARS } },

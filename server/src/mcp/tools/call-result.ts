@@ -1,10 +1,17 @@
-/** The only place CallToolResults are built. */
+/**
+ * The only place CallToolResults are built.
+ * Security: every text goes through core/sanitize line by line (file names, headings, globs,
+ * answers and error messages come from the workspace or the agent), so no control, escape,
+ * bidi or separator character reaches the agent's transcript, where a person reads it too.
+ * structuredContent stays the data as it is (JSON carries it escaped).
+ */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, OnboardingError } from '../../core/errors.js';
+import { sanitizeLines } from '../../core/sanitize.js';
 
 export function success<T extends Record<string, unknown>>(text: string, structured: T, extraText: string[] = []): CallToolResult {
   return {
-    content: [{ type: 'text', text }, ...extraText.map((t) => ({ type: 'text' as const, text: t }))],
+    content: [{ type: 'text', text: sanitizeLines(text) }, ...extraText.map((t) => ({ type: 'text' as const, text: sanitizeLines(t) }))],
     structuredContent: structured,
   };
 }
@@ -27,7 +34,7 @@ export function refusal(
   if (err.next) parts.push(err.next.trim());
   return {
     isError: true,
-    content: [{ type: 'text', text: `${err.code}: ${parts.join(' ')}` }],
+    content: [{ type: 'text', text: sanitizeLines(`${err.code}: ${parts.join(' ')}`) }],
     ...(structured ? { structuredContent: { ...structured, error: { code: err.code, message: err.message, next: err.next ?? null } } } : {}),
   };
 }
@@ -59,5 +66,5 @@ export const REFUSED = {
 /** Prepend what recovery found (an interrupted migration undone, or finished) to a result. */
 export function withRecovery(result: CallToolResult, recovery: { message: string } | null): CallToolResult {
   if (!recovery) return result;
-  return { ...result, content: [{ type: 'text', text: `Recovery before this call: ${recovery.message}` }, ...result.content] };
+  return { ...result, content: [{ type: 'text', text: sanitizeLines(`Recovery before this call: ${recovery.message}`) }, ...result.content] };
 }

@@ -25,7 +25,7 @@ import { guarded, refusal, withRecovery } from './call-result.js';
 const FORM_CLIENTS = 'VS Code (GitHub Copilot), Copilot CLI, Claude Code, Cursor or the MCP Inspector (setup in docs/clients.md)';
 
 export interface GateDef {
-  action: Exclude<ElicitationAction, 'question'>;
+  action: Exclude<ElicitationAction, 'question' | 'recover'>;
   /** The tool's name, for "ask again with …". */
   tool: string;
   /** The step, as a sentence subject: "Approval", "Migration", "Rollback". */

@@ -5,11 +5,13 @@ import { migrateForm } from '../../core/form-render.js';
 import { backupRelPaths } from '../../io/layout.js';
 import { Progress } from '../progress.js';
 import { formPaths } from '../../app/gate-checks.js';
+import { figureFor } from '../../app/loads.js';
 import { migrateGate } from '../../app/migrate.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
+import { MODEL_ONLY_META } from '../plan-view.js';
 
 const migrateInput = {
   planId: z.string().optional().describe('The approved plan to apply (default: the current plan). Confirmation comes only from the human.'),
@@ -38,6 +40,7 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: migrateInput,
       outputSchema: migrateOutput,
       annotations: { title: 'Migrate instructions', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      _meta: MODEL_ONLY_META,
     },
     async ({ planId }, extra) =>
       runGate(
@@ -56,10 +59,10 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
           const gate = await migrateGate(
             root,
             planId,
-            async ({ plan, migrationId, approvalTrace }) => {
+            async ({ plan, snapshot, migrationId, approvalTrace }) => {
               const res = await ask({
                 action: 'migrate',
-                message: migrateForm(plan, { ...formPaths(plan.planId), archive: backupRelPaths(migrationId).archive }),
+                message: migrateForm(plan, { ...formPaths(plan.planId), archive: backupRelPaths(migrationId).archive }, figureFor(snapshot, plan)),
                 requestedSchema: MIGRATE_SCHEMA,
                 subject: { planId: plan.planId, planSha256: plan.sha256, migrationId, approvalTrace },
                 mode: { kind: 'gate', requiredTrue: ['confirmed', 'understood_risks'] },

@@ -5,10 +5,13 @@ import { narrate } from '../narrate.js';
 import { propose } from '../../app/propose.js';
 import { recover } from '../../app/recover.js';
 import { planFacts, planText, proposeResult } from '../../app/facts.js';
+import { figureFor } from '../../app/loads.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './call-result.js';
 import { rel, traceDirName } from '../../io/layout.js';
-import { narrationShape, recoveryShape, truncatedShape } from './schemas.js';
+import { PLAN_VIEW_TOOL_META, planViewShape } from '../plan-view.js';
+import { planViewData } from '../../app/plan-view.js';
+import { leftoverShape, loadsShape, narrationShape, recoveryShape, truncatedShape } from './schemas.js';
 
 const proposeInput = {
   overrides: z
@@ -19,6 +22,12 @@ const proposeInput = {
       "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug, excludeAgent?: 'code-review' | 'coding-agent' (that Copilot agent skips the section's path-specific file)}.",
     ),
   narrate: z.boolean().default(true).describe('Explain the plan through the client model (MCP sampling); the plan never depends on it.'),
+  budgetChars: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Instruction characters Copilot may attach per file; the result warns when the plan leaves more (no limit by default).'),
 };
 
 const proposeOutput = {
@@ -45,9 +54,21 @@ const proposeOutput = {
   ),
   problems: z.array(ProblemSchema),
   lossless: z.object({ ok: z.boolean(), coveredSources: z.array(z.string()) }),
+  loads: loadsShape,
+  leftover: leftoverShape,
+  agents: z
+    .object({
+      conversions: z.array(z.object({ source: z.string(), output: z.string(), applyTo: z.string().nullable(), why: z.string() })),
+      kept: z.array(z.object({ path: z.string(), reason: z.string() })),
+      duplicates: z.object({ exact: z.number().int(), near: z.number().int(), loadedTwice: z.number().int() }),
+      nothingToMove: z.string().nullable(),
+    })
+    .nullable()
+    .describe("Other agents' files: rules copied into Copilot files (the originals stay), files kept as they are and why, and why nothing needs to move when nothing does"),
   narration: narrationShape,
   recovery: recoveryShape,
   truncated: truncatedShape,
+  planView: planViewShape,
 };
 
 export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
@@ -62,13 +83,14 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: proposeInput,
       outputSchema: proposeOutput,
       annotations: { title: 'Propose plan', readOnlyHint: true, openWorldHint: false },
+      _meta: PLAN_VIEW_TOOL_META,
     },
-    async ({ overrides, narrate: wantNarration }, extra) =>
+    async ({ overrides, narrate: wantNarration, budgetChars }, extra) =>
       guarded(async () => {
         const root = await ctx.root();
         const recovery = await recover(root);
-        const { plan, planFile } = await propose(root, overrides);
-        const facts = planFacts(plan, planFile);
+        const { plan, planFile, snapshot } = await propose(root, overrides);
+        const facts = planFacts(plan, planFile, figureFor(snapshot, plan), budgetChars);
         const fallback = planText(facts);
         const n = await narrate(
           mcp.server,
@@ -84,7 +106,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
         const text = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : n.text].join('');
-        return success(text, proposeResult(facts, narration, recovery));
+        return success(text, { ...proposeResult(facts, narration, recovery), planView: planViewData(plan, snapshot.files, snapshot.filesTruncated) });
       }),
   );
 }

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { questionSchema } from '../../core/gates.js';
+import { FORM_MAX_CHARS, questionForm } from '../../core/form-render.js';
 import { ErrorCode } from '../../core/errors.js';
 import { elicit } from '../elicit.js';
 import { saveQuestion } from '../../io/questions.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, guarded, refusal, success } from './call-result.js';
+import { MODEL_ONLY_META } from '../plan-view.js';
 
 const QUESTION_MAX_CHARS = 10_000;
 const ANSWER_MAX_CHARS = 100_000;
@@ -15,7 +17,9 @@ const questionAskInput = {
     .string()
     .min(1)
     .max(QUESTION_MAX_CHARS)
-    .describe('The question to show the human, in plain words. Never ask for passwords, API keys, tokens or other secrets.'),
+    .describe(
+      'The question to show the human, in plain words. It is shown as plain text (Markdown and HTML appear literally, control characters escaped); at most 4,000 characters once escaped. Never ask for passwords, API keys, tokens or other secrets.',
+    ),
 };
 
 const questionAskOutput = {
@@ -39,17 +43,29 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
       inputSchema: questionAskInput,
       outputSchema: questionAskOutput,
       annotations: { title: 'Ask the human', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      _meta: MODEL_ONLY_META,
     },
     async ({ question }, extra) =>
       guarded(async () => {
         const root = await ctx.root();
+        const message = questionForm(question);
+        if (message === null) {
+          return refusal(
+            {
+              code: ErrorCode.INVALID_INPUT,
+              message: `The question is longer than a form shows (${FORM_MAX_CHARS.toLocaleString('en-US')} characters once made safe to show); nobody was asked.`,
+              next: 'Ask a shorter question, or split it into several.',
+            },
+            { ...REFUSED.questionAsk },
+          );
+        }
         const store = ctx.elicitationTraces(root);
         const res = await elicit(
           mcp.server,
           extra,
           {
             action: 'question',
-            message: question,
+            message,
             requestedSchema: questionSchema({ name: 'answer', title: 'Your answer', description: 'Type your answer. Do not enter secrets.', maxLength: ANSWER_MAX_CHARS }),
             subject: { question },
             mode: { kind: 'question', answerField: 'answer', maxLength: ANSWER_MAX_CHARS },
@@ -71,13 +87,13 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
         }
         if (res.outcome !== 'answered' || res.answer === null) {
           return refusal(
-            { code: 'NOT_ANSWERED', message: `No answer: ${res.reason ?? res.outcome} No question file was written.`, next: 'Do not assume an answer; ask again later or continue without it.' },
+            { code: ErrorCode.NOT_ANSWERED, message: `No answer: ${res.reason ?? res.outcome} No question file was written.`, next: 'Do not assume an answer; ask again later or continue without it.' },
             { answer: null, saved_to: null, outcome: res.outcome, trace: res.trace.path },
           );
         }
         // A late answer to a cancelled call is dropped by the SDK anyway; do not persist it.
         if (extra.signal.aborted) {
-          return refusal({ code: 'NOT_ANSWERED', message: 'The call was cancelled before the answer arrived; it was not saved.' }, { answer: null, saved_to: null, outcome: 'cancelled', trace: res.trace.path });
+          return refusal({ code: ErrorCode.NOT_ANSWERED, message: 'The call was cancelled before the answer arrived; it was not saved.' }, { answer: null, saved_to: null, outcome: 'cancelled', trace: res.trace.path });
         }
         const saved = await saveQuestion(root, {
           timestamp: new Date().toISOString(),

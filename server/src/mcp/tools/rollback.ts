@@ -13,6 +13,7 @@ import type { ToolContext } from '../context.js';
 import { REFUSED, refusal, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
+import { MODEL_ONLY_META } from '../plan-view.js';
 
 const rollbackInput = {
   migrationId: z.string().optional().describe('The migration to undo (default: the last one not rolled back). Confirmation comes only from the human.'),
@@ -24,6 +25,7 @@ const rollbackOutput = {
   restored: z.array(z.string()),
   removed: z.array(z.string()),
   editedSinceMigration: z.array(z.string()),
+  savedEdits: z.array(z.string()).optional().describe('Where the files edited since the migration were saved (workspace-relative) before they were restored or removed.'),
   outcome: z.string(),
   trace: z.string().nullable(),
   error: errorShape.optional(),
@@ -40,6 +42,7 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: rollbackInput,
       outputSchema: rollbackOutput,
       annotations: { title: 'Roll back migration', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      _meta: MODEL_ONLY_META,
     },
     async ({ migrationId }, extra) =>
       runGate(
@@ -96,10 +99,10 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
             `Rolled back migration ${prep.migrationId}: the workspace is byte-identical to before the migration.`,
             ...gate.restored.map((p) => `  restored ${p}`),
             ...gate.removed.map((p) => `  removed  ${p}`),
-            ...(prep.edited.length ? [`Edits made since the migration were discarded: ${prep.edited.join(', ')}`] : []),
+            ...(gate.saved.length ? [`Files edited since the migration were saved first: ${gate.saved.join(', ')}`] : []),
             'Next: onboarding_propose starts a fresh plan.',
           ];
-          return success(lines.join('\n'), { ...empty, rolledBack: true, restored: gate.restored, removed: gate.removed, outcome: res.outcome, trace: res.trace.path });
+          return success(lines.join('\n'), { ...empty, rolledBack: true, restored: gate.restored, removed: gate.removed, savedEdits: gate.saved, outcome: res.outcome, trace: res.trace.path });
         },
       ),
   );

@@ -1,0 +1,109 @@
+/**
+ * Issue 21 end to end, through the SDK client: other agents' files in the plan.
+ * - A repository with only AGENTS.md: analyze and propose agree (a plan that says why nothing
+ *   needs to move; before, analyze said "Next: propose" and propose failed with NO_SOURCES).
+ * - Cursor rules and a nested AGENTS.md are copied into Copilot files through the same gates;
+ *   every original stays byte for byte; rollback restores the workspace exactly.
+ * - A changed rule file after propose makes the plan stale; a hostile rule file is named, kept.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { harnessesPerTest, tempWorkspace, textOf, type Harness } from '../helpers/harness.js';
+import { digest, readTraces } from '../helpers/workspace.js';
+
+const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
+const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
+const YES_ROLLBACK: ElicitResult = { action: 'accept', content: { confirmed: true } };
+
+const harnesses = harnessesPerTest();
+const sc = (r: { structuredContent?: unknown }) => r.structuredContent as Record<string, any>;
+
+function workspace(files: Record<string, string | Buffer>): string {
+  const root = tempWorkspace('co-agents-');
+  for (const [rel, data] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), data);
+  }
+  return root;
+}
+
+const TS_RULE = '---\r\ndescription: TypeScript rules\r\nglobs: **/*.ts, src/**/*.tsx\r\nalwaysApply: false\r\n---\r\n# TypeScript\r\n\r\n- Use strict mode.\r\n';
+
+describe('other agents in the plan', () => {
+  it('only AGENTS.md: analyze says nothing needs to move and why, propose makes the same statement instead of NO_SOURCES', async () => {
+    const root = workspace({ 'AGENTS.md': '# Agents\n\n- Use pnpm for every install in this repository.\n' });
+    const hh: Harness = await harnesses.open({ root, caps: { elicitation: {} }, elicit: [] });
+    const a = await hh.call('onboarding_analyze', { narrate: false });
+    expect(a.isError).toBeFalsy();
+    expect(sc(a).agentPlan).toEqual([{ path: 'AGENTS.md', action: 'keep', applyTo: null, reason: expect.stringContaining('read as it is by Copilot cloud agent') }]);
+    expect(textOf(a)).toContain('Nothing needs to move');
+    const p = await hh.call('onboarding_propose', { narrate: false });
+    expect(p.isError, textOf(p)).toBeFalsy();
+    expect(sc(p).nothingToMigrate).toBe(true);
+    expect(sc(p).agents.nothingToMove).toContain('AGENTS.md: it is read as it is by Copilot cloud agent');
+    expect(textOf(p)).toContain('Nothing needs to move: there is no Copilot instruction file to split');
+  });
+
+  it('Cursor rules and a nested AGENTS.md: copied through approve and migrate, originals untouched, rollback restores every byte', async () => {
+    const root = workspace({
+      '.cursor/rules/typescript.mdc': TS_RULE,
+      '.cursor/rules/sql.mdc': '---\ndescription: When writing SQL migrations\n---\nAlways write a down migration.\n',
+      '.cursor/rules/escape.mdc': '---\nglobs: ../../etc/**\n---\nNever.\n',
+      '.cursor/rules/prose.mdc': '---\nthis front matter is prose\n---\nBody.\n',
+      'packages/api/AGENTS.md': '\uFEFFAPI handlers validate input with zod.\n',
+      'packages/api/src/h.ts': 'export {};\n',
+    });
+    const hh = await harnesses.open({ root, caps: { elicitation: {} }, elicit: [YES_APPROVE, YES_MIGRATE, YES_ROLLBACK] });
+    const before = await digest(root);
+    const p = await hh.call('onboarding_propose', { narrate: false });
+    expect(p.isError, textOf(p)).toBeFalsy();
+    const plan = sc(p);
+    expect(plan.agents.conversions.map((c: any) => [c.source, c.output, c.applyTo])).toEqual([
+      ['.cursor/rules/sql.mdc', '.github/instructions/cursor-sql.instructions.md', null],
+      ['.cursor/rules/typescript.mdc', '.github/instructions/cursor-typescript.instructions.md', '**/*.ts,src/**/*.tsx'],
+      ['packages/api/AGENTS.md', '.github/instructions/agents-packages-api.instructions.md', 'packages/api/**'],
+    ]);
+    expect(plan.agents.kept.map((k: any) => k.path)).toEqual(['.cursor/rules/escape.mdc', '.cursor/rules/prose.mdc']);
+    expect(plan.agents.kept[0].reason).toContain('climbs out');
+    expect(plan.agents.kept[1].reason).toContain('not a "key: value" line');
+    expect(plan.lossless.ok).toBe(true);
+    expect(plan.risk).toBe('medium');
+
+    expect(sc(await hh.call('onboarding_approve', {})).approved).toBe(true);
+    const m = await hh.call('onboarding_migrate', {});
+    expect(m.isError, textOf(m)).toBeFalsy();
+    expect(sc(m)).toMatchObject({ migrated: true, verified: true });
+    const after = await digest(root);
+    for (const [f, h] of Object.entries(before)) expect([f, after[f]]).toEqual([f, h]); // every original byte for byte
+    const ts = await fsp.readFile(path.join(root, '.github/instructions/cursor-typescript.instructions.md'), 'utf8');
+    expect(ts).toBe('---\r\napplyTo: "**/*.ts,src/**/*.tsx"\r\ndescription: "TypeScript rules"\r\n---\r\n# TypeScript\r\n\r\n- Use strict mode.\r\n');
+    const sql = await fsp.readFile(path.join(root, '.github/instructions/cursor-sql.instructions.md'), 'utf8');
+    expect(sql).toBe('---\ndescription: "When writing SQL migrations"\n---\nAlways write a down migration.\n');
+    const api = await fsp.readFile(path.join(root, '.github/instructions/agents-packages-api.instructions.md'), 'utf8');
+    expect(api.endsWith('---\nAPI handlers validate input with zod.\n')).toBe(true);
+    expect(api).not.toContain('\uFEFF');
+    expect(api).toContain('excludeAgent: "coding-agent"');
+
+    const r = await hh.call('onboarding_rollback', {});
+    expect(r.isError, textOf(r)).toBeFalsy();
+    expect(await digest(root)).toEqual(before);
+    expect((await readTraces(root)).map((t) => `${t.action}:${t.outcome}`)).toEqual(['approve:approved', 'migrate:approved', 'rollback:approved']);
+  });
+
+  it('a rule file changed after propose makes the plan stale; nothing is written', async () => {
+    const root = workspace({ '.cursor/rules/typescript.mdc': TS_RULE });
+    const hh = await harnesses.open({ root, caps: { elicitation: {} }, elicit: [YES_APPROVE] });
+    expect(sc(await hh.call('onboarding_propose', { narrate: false })).operations).toHaveLength(1);
+    writeFileSync(path.join(root, '.cursor/rules/typescript.mdc'), TS_RULE.replace('strict', 'loose'));
+    const before = await digest(root);
+    const a = await hh.call('onboarding_approve', {});
+    expect(a.isError).toBe(true);
+    expect(textOf(a)).toMatch(/PLAN_STALE|Stale plan/);
+    expect(textOf(a)).toContain('.cursor/rules/typescript.mdc');
+    expect(await digest(root)).toEqual(before);
+    expect(hh.shown).toEqual([]);
+  });
+});

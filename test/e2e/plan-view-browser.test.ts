@@ -1,0 +1,140 @@
+/**
+ * The plan view in headless Chromium (Debian's `chromium`; puppeteer-core drives it), hosted by a
+ * minimal host-side bridge written here after SEP-1865 (the extension's own host library needs a
+ * newer SDK than ours): the view sends ui/initialize, gets a host context (theme and style
+ * variables), says initialized, and renders the tool-result notification carrying the real
+ * structuredContent of onboarding_propose. Checked: the handshake, every file and glob of the plan
+ * in the rendered text, the short hash the approve form shows, no tool call or other request from
+ * the view (a write tool call would be refused by the bridge and fail the test), and a light and a
+ * dark screenshot kept under test-artifacts/plan-view/ (gitignored).
+ * Skipped, with a message, where no Chromium binary is installed (`apt-get install -y chromium`).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { connect, removeWorkspace, tempWorkspace } from '../helpers/harness.js';
+import { exampleWorkspace } from '../helpers/workspace.js';
+import { monolithWorkspace, syntheticMonolith } from '../helpers/monolith.js';
+import { PLAN_VIEW_HTML } from '../../server/src/mcp/plan-view.js';
+import type { PlanViewData } from '../../server/src/app/plan-view.js';
+
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
+const ARTIFACTS = path.resolve(import.meta.dirname, '../../test-artifacts/plan-view');
+if (!CHROMIUM) console.warn('plan-view-browser: skipped, no Chromium binary (apt-get install -y chromium, or set CHROMIUM_PATH).');
+
+interface Seen {
+  fromView: Array<{ id?: unknown; method?: string; params?: Record<string, unknown> }>;
+  text: string;
+  hashLine: string;
+  paths: string[];
+}
+
+/**
+ * The host page: an iframe with the view (opaque origin, scripts only) and the host side of the
+ * bridge, `runHost(html, structuredContent, theme)`, which resolves with every message the view sent.
+ * Browser code is kept in this page (the test program has no DOM types).
+ */
+const HOST = `<!DOCTYPE html><html><body style="margin:0"><iframe id="v" sandbox="allow-scripts" style="width:900px;height:700px;border:0"></iframe>
+<script>
+function runHost(html, sc, theme) {
+  return new Promise(function (resolve, reject) {
+    var frame = document.getElementById('v');
+    var fromView = [];
+    function send(m) { frame.contentWindow.postMessage(Object.assign({ jsonrpc: '2.0' }, m), '*'); }
+    var timer = setTimeout(function () { reject(new Error('no handshake; the view sent ' + JSON.stringify(fromView))); }, 10000);
+    window.addEventListener('message', function (ev) {
+      if (ev.source !== frame.contentWindow) return;
+      var m = ev.data;
+      fromView.push(m);
+      if (m.method === 'ui/initialize') {
+        send({ id: m.id, result: { protocolVersion: '2026-01-26', hostInfo: { name: 'test-host', version: '1' }, hostCapabilities: { serverTools: {} },
+          hostContext: { theme: theme, displayMode: 'inline', styles: { variables: { '--font-sans': 'DejaVu Sans, sans-serif' } } } } });
+      } else if (m.method === 'ui/notifications/initialized') {
+        send({ method: 'ui/notifications/tool-result', params: { content: [], structuredContent: sc } });
+        setTimeout(function () { clearTimeout(timer); resolve(fromView); }, 300);
+      } else if (m.id !== undefined) {
+        // A host refuses app calls to model-only tools; this host refuses every request.
+        send({ id: m.id, error: { code: -32601, message: 'refused: ' + m.method } });
+      }
+    });
+    frame.srcdoc = html;
+  });
+}
+</script></body></html>`;
+
+const READ_VIEW = `({ text: document.body.innerText, hashLine: document.getElementById('hash').textContent,
+  paths: [...document.querySelectorAll('[data-path]')].map((e) => e.getAttribute('data-path')) })`;
+
+async function hostView(browser: Browser, structuredContent: unknown, theme: 'light' | 'dark', shot: string): Promise<Seen> {
+  const page = await browser.newPage();
+  try {
+    await page.setViewport({ width: 900, height: 700 });
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
+    await page.setContent(HOST);
+    const fromView = (await page.evaluate(`runHost(${JSON.stringify(PLAN_VIEW_HTML)}, ${JSON.stringify(structuredContent)}, ${JSON.stringify(theme)})`)) as Seen['fromView'];
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    const rendered = (await frame.evaluate(READ_VIEW)) as Omit<Seen, 'fromView'>;
+    mkdirSync(ARTIFACTS, { recursive: true });
+    const el = await frame.$('main');
+    await el!.screenshot({ path: path.join(ARTIFACTS, shot) as `${string}.png` });
+    return { fromView, ...rendered };
+  } finally {
+    await page.close();
+  }
+}
+
+async function proposeResult(root: string): Promise<{ sha256: string; planView: PlanViewData; loads: { line: string } | null }> {
+  const h = await connect({ root });
+  try {
+    const r = await h.call('onboarding_propose', { narrate: false });
+    expect(r.isError).toBeFalsy();
+    return r.structuredContent as { sha256: string; planView: PlanViewData; loads: { line: string } | null };
+  } finally {
+    await h.close();
+  }
+}
+
+describe.skipIf(!CHROMIUM)('plan view in headless Chromium', () => {
+  let browser: Browser;
+  const roots: string[] = [];
+  beforeAll(async () => {
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM!,
+      headless: true,
+      userDataDir: tempWorkspace('co-chromium-'),
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    for (const r of roots) removeWorkspace(r);
+  });
+
+  it.each([
+    ['the bundled example', 'example', async () => exampleWorkspace()],
+    ['a 100 KiB synthetic monolith', 'monolith-100k', async () => monolithWorkspace(await syntheticMonolith(100 * 1024))],
+  ])('%s: handshake, every file and glob, the form hash, no request from the view; light and dark', async (_name, slug, make) => {
+    const root = await make();
+    roots.push(root);
+    const sc = await proposeResult(root);
+    for (const theme of ['light', 'dark'] as const) {
+      const seen = await hostView(browser, sc, theme, `${slug}-${theme}.png`);
+      const methods = seen.fromView.map((m) => m.method);
+      expect(methods.slice(0, 2)).toEqual(['ui/initialize', 'ui/notifications/initialized']);
+      expect(seen.fromView[0]!.params).toMatchObject({ protocolVersion: '2026-01-26', appInfo: { name: expect.any(String) } });
+      // Nothing but the handshake and size reports: no tools/call, no ui/message, no other request.
+      expect(seen.fromView.filter((m) => m.id !== undefined && m.method !== 'ui/initialize')).toEqual([]);
+      expect(new Set(methods.slice(2))).toEqual(new Set(methods.slice(2).length ? ['ui/notifications/size-changed'] : []));
+      expect(seen.hashLine).toContain(`SHA-256 ${sc.sha256.slice(0, 12)}\u2026`);
+      expect(seen.hashLine).toContain(sc.sha256);
+      expect(seen.paths).toEqual(sc.planView.files.map((f) => f.path));
+      for (const f of sc.planView.files) for (const g of f.globs) expect(seen.text, g.glob).toContain(g.glob);
+      for (const s of sc.planView.repoWide) expect(seen.text).toContain(s.title.trim());
+      // The "what loads where" figure, the sentence the approve form shows.
+      expect(sc.loads).not.toBeNull();
+      expect(seen.text).toContain(sc.loads!.line);
+      expect(existsSync(path.join(ARTIFACTS, `${slug}-${theme}.png`))).toBe(true);
+    }
+  }, 120_000);
+});

@@ -1,0 +1,202 @@
+/**
+ * One file per topic: sections (and split subsections) that get the same scope go into one
+ * instruction file, in source order, named after the topic, with a one-line description from
+ * its headings; the lossless proof holds over the merged pieces. Also the regression case of
+ * issue 20: a 100 KiB synthetic monolith of eight topics gives at most 12 files.
+ */
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../server/src/core/analyze.js';
+import { buildPlan, verifyLossless } from '../../server/src/core/plan.js';
+import { sha256Hex } from '../../server/src/core/canonical.js';
+import { DESCRIPTION_MAX, REPO_WIDE_PATH, describeHeadings, readFrontMatter } from '../../server/src/core/copilot-format.js';
+import { inferScope, topicName } from '../../server/src/core/scope.js';
+import { FileIndex } from '../../server/src/core/file-index.js';
+import type { Override, Plan } from '../../server/src/schemas/plan.js';
+import type { Snapshot } from '../../server/src/core/types.js';
+import { syntheticMonolith } from '../helpers/monolith.js';
+
+const FILES = ['.github/workflows/ci.yml', 'package.json', 'scripts/export.py', 'scripts/lib/util.py', 'src/api/orders.ts', 'src/orders.test.ts', 'src/orders.ts', 'web/App.tsx'];
+
+function planOf(text: string, files = FILES, overrides: Override[] = []): { plan: Plan; bytes: Buffer } {
+  const bytes = Buffer.from(text, 'utf8');
+  const snapshot: Snapshot = { sources: [{ path: REPO_WIDE_PATH, kind: 'copilot-repo', bytes, size: bytes.length, sha256: sha256Hex(bytes) }], refused: [], files: [...files].sort(), filesTruncated: false };
+  return { plan: buildPlan({ snapshot, analysis: analyze(snapshot), overrides }), bytes };
+}
+
+function outputs(plan: Plan): Map<string, Uint8Array | null> {
+  return new Map(plan.operations.map((o) => [o.path, o.content === null ? null : Buffer.from(o.content, 'utf8')]));
+}
+
+describe('one file per topic', () => {
+  const text = [
+    '# Project\n\nBe brief.\n\n',
+    '## Python style\n\n- Use type hints in `*.py` files.\n\n',
+    '## Commit messages\n\n- Imperative mood.\n\n',
+    '## Python packaging\n\n- Keep `pyproject.toml` tidy; Python 3.12.\n\n',
+    '## Python errors\n\n- Raise specific exceptions in Python.\n\n',
+  ].join('');
+
+  it('sections with the same scope share one file named after the topic, in source order', () => {
+    const { plan, bytes } = planOf(text);
+    const py = plan.sections.filter((s) => s.title.startsWith('Python'));
+    expect(py.map((s) => s.destination)).toEqual(Array(3).fill('.github/instructions/python.instructions.md'));
+    expect(py.every((s) => s.applyTo === '**/*.py')).toBe(true);
+    expect(plan.operations.filter((o) => o.op === 'create').map((o) => o.path)).toEqual(['.github/instructions/python.instructions.md']);
+    const file = plan.operations.find((o) => o.path.endsWith('python.instructions.md'))!.content!;
+    const bodies = ['## Python style', '## Python packaging', '## Python errors'].map((h) => file.indexOf(h));
+    expect(bodies.every((i, k) => i > 0 && (k === 0 || i > bodies[k - 1]!))).toBe(true);
+    // Commit messages stay repository-wide, between two Python sections in the source.
+    expect(plan.operations.find((o) => o.path === REPO_WIDE_PATH)!.content).toContain('## Commit messages');
+    // Three pieces from three places of the source, in source order, each byte in exactly one output.
+    const out = plan.lossless.outputs.find((o) => o.path.endsWith('python.instructions.md'))!;
+    expect(out.pieces.length).toBe(2); // "Python packaging" and "Python errors" are adjacent: one piece
+    expect(out.pieces[0]!.sourceEnd).toBeLessThan(out.pieces[1]!.sourceStart);
+    expect(verifyLossless(plan, new Map([[REPO_WIDE_PATH, bytes]]), outputs(plan))).toEqual({ ok: true, errors: [] });
+    expect(py[0]!.evidence.some((e) => /merged into \.github\/instructions\/python\.instructions\.md with/.test(e))).toBe(true);
+  });
+
+  it('a file holding several headings gets a one-line description from them next to applyTo', () => {
+    const { plan } = planOf(text);
+    const fm = readFrontMatter(plan.operations.find((o) => o.path.endsWith('python.instructions.md'))!.content!);
+    expect(fm.applyTo).toBe('**/*.py');
+    expect(fm.description).toBe('Python style; Python packaging; Python errors');
+  });
+
+  it('different scopes stay apart; an explicit destination still names its own file', () => {
+    const { plan } = planOf(text, FILES, [{ section: 'Python errors', destination: 'errors', applyTo: 'scripts/**' }]);
+    const dest = Object.fromEntries(plan.sections.map((s) => [s.title, s.destination]));
+    expect(dest['Python style']).toBe('.github/instructions/python.instructions.md');
+    expect(dest['Python packaging']).toBe('.github/instructions/python.instructions.md');
+    expect(dest['Python errors']).toBe('.github/instructions/errors.instructions.md');
+  });
+
+  it('an inferred topic equal to an explicit destination merges into it', () => {
+    const { plan } = planOf(text, FILES, [{ section: 'Commit messages', destination: 'python', applyTo: '**/*.py' }]);
+    expect(new Set(plan.sections.filter((s) => s.kind !== 'preamble').map((s) => s.destination))).toEqual(new Set(['.github/instructions/python.instructions.md']));
+  });
+
+  it('a topic name never takes an existing file: the slug gets a suffix', () => {
+    const { plan } = planOf(text, [...FILES, '.github/instructions/python.instructions.md']);
+    expect(plan.sections.find((s) => s.title === 'Python style')!.destination).toBe('.github/instructions/python-2.instructions.md');
+  });
+});
+
+describe('topicName', () => {
+  it('names a scope after its taxonomy topic, test files, or its folder', () => {
+    expect(topicName(['**/*.py'])).toBe('Python');
+    expect(topicName(['**/*.tsx'])).toBe('React');
+    expect(topicName(['**/*.ts', '**/*.tsx'])).toBe('TypeScript');
+    expect(topicName(['**/*.test.ts', '**/test_*.py'])).toBe('Testing');
+    expect(topicName(['.github/workflows/**'])).toBe('CI');
+    expect(topicName(['src/api/**'])).toBe('api');
+    expect(topicName(['frontend/**', 'backend/**'])).toBe('frontend backend');
+    expect(topicName(['src/**', '**/*.py'])).toBeNull();
+    expect(topicName([])).toBeNull();
+  });
+});
+
+describe('describeHeadings', () => {
+  it('is one bounded line of distinct titles without emphasis, then how many more', () => {
+    expect(describeHeadings(['**CRITICAL: Tests**', 'Tests', 'Tests'], 'x')).toBe('CRITICAL: Tests; Tests');
+    expect(describeHeadings([], 'fallback')).toBe('fallback');
+    const many = Array.from({ length: 40 }, (_, i) => `Python rules ${i + 1}`);
+    const d = describeHeadings(many, 'x');
+    expect(d).toMatch(/^Python rules 1; Python rules 2; .* and \d+ more$/);
+    expect(d.length).toBeLessThanOrEqual(DESCRIPTION_MAX + ' and 40 more'.length);
+    expect(d).not.toMatch(/[\r\n]/);
+    expect(describeHeadings(['x'.repeat(1000)], 'y').length).toBeLessThanOrEqual(DESCRIPTION_MAX);
+  });
+});
+
+describe('the 100 KiB eight-topic monolith (issue 20)', () => {
+  const TREE = ['package.json', 'README.md', 'src/index.ts', 'src/app.tsx', 'src/app.test.ts', 'scripts/build.py', 'cmd/server/main.go', '.github/workflows/ci.yml', 'docs/guide.md', 'db/migrations/001.sql'];
+  it('gives at most 12 files, never two with the same applyTo, and loses no byte', async () => {
+    const text = await syntheticMonolith(100 * 1024, 42);
+    const { plan, bytes } = planOf(text, TREE);
+    const created = plan.operations.filter((o) => o.op === 'create');
+    expect(created.length).toBeGreaterThanOrEqual(6);
+    expect(created.length).toBeLessThanOrEqual(12);
+    const scopes = created.map((o) => readFrontMatter(o.content!).applyTo);
+    expect(new Set(scopes).size).toBe(scopes.length);
+    expect(created.map((o) => o.path)).toEqual(expect.arrayContaining(['.github/instructions/python.instructions.md', '.github/instructions/go.instructions.md', '.github/instructions/ci.instructions.md']));
+    expect(plan.lossless.ok).toBe(true);
+    expect(verifyLossless(plan, new Map([[REPO_WIDE_PATH, bytes]]), outputs(plan)).ok).toBe(true);
+  });
+});
+
+describe('scopes from the repository\'s evidence (issue 20 §2)', () => {
+  const scope = (title: string, body: string, files: string[]) => inferScope({ title, kind: 'heading' }, `## ${title}\n\n${body}`, new FileIndex(files));
+
+  it('a heading of generic words never makes a folder scope because a folder shares the word', () => {
+    const files = ['web/overview/Range.tsx', 'web/App.tsx', 'src/main.py', 'src/api/routes.py'];
+    expect(scope('Overview', '- This service answers questions.\n', files).applyTo).toBeNull();
+    expect(scope('Architecture', '- Layers talk through interfaces.\n', [...files, 'docs/architecture/a.md']).applyTo).toBeNull();
+    // A folder's own name still names it.
+    expect(scope('API', '- Validate every request.\n', files).applyTo).toEqual(['src/api/**']);
+  });
+
+  it('a folder named by a heading word is one a maintainer would name: at most three levels down', () => {
+    const files = ['src/PowerShell/Kestrun/Public/Logging/core/Close.ps1', 'src/PowerShell/Kestrun/Public/Logging/x.ps1', 'src/a.cs'];
+    expect(scope('Core patterns', '- Keep it simple.\n', files).applyTo).toBeNull();
+  });
+
+  it('tests: the test folder of the tree when nearly all its tests live there', () => {
+    const files = ['tests/test_a.py', 'tests/unit/test_b.py', 'tests/conftest.py', 'tests/data/x.json', 'pkg/main.py'];
+    const r = scope('Testing', '- Use pytest fixtures.\n', files);
+    expect(r.applyTo).toEqual(['tests/**']);
+    expect(r.evidence.join('\n')).toContain('under tests/');
+    // Tests next to the code: the file patterns.
+    const colocated = scope('Testing', '- Use vitest.\n', ['src/a.ts', 'src/a.test.ts', 'web/b.test.ts']);
+    expect(colocated.applyTo).toEqual(['**/*.test.ts']);
+  });
+
+  it('under "rules" or "guidelines", a folder named twice is the scope; under a how-to-work heading it must carry the section', () => {
+    const files = ['src/billing/a.py', 'src/worker/main.py', 'web/App.tsx'];
+    const twice = scope('Design guidelines', '- Money lives in `src/billing/`.\n- Keep it small.\n- Never float.\n- Round half even.\n- Every rate in `src/billing/` is a Decimal.\n- Log amounts.\n- Test rounding.\n- Document.\n', files);
+    expect(twice.applyTo).toEqual(['src/billing/**']);
+    // Twice in a long chapter of other rules is in passing.
+    const long = Array.from({ length: 40 }, (_, i) => `- Rule ${i}: keep it simple.`).join('\n');
+    expect(scope('Design guidelines', `- Money lives in \`src/billing/\`.\n${long}\n- See \`src/billing/\`.\n`, files).applyTo).toBeNull();
+    const commits = scope('Commit messages', '- Mention `src/billing/` changes.\n- Use the imperative.\n- Keep subjects short.\n- Reference issues.\n- One change per commit.\n- Also name `src/billing/` in the body.\n- Sign off.\n- No WIP.\n', files);
+    expect(commits.applyTo).toBeNull();
+  });
+});
+
+describe('more evidence from the tree', () => {
+  const scope = (title: string, body: string, files: string[]) => inferScope({ title, kind: 'heading' }, `## ${title}\n\n${body}`, new FileIndex(files));
+
+  it('a file at the root named by the heading is path evidence (VERSION, CHANGELOG.md, Makefile)', () => {
+    const files = ['VERSION', 'CHANGELOG.md', 'Makefile', 'docs/a.md', 'src/version.py'];
+    expect(scope('VERSION file rules', '- Bump it on release.\n', files).applyTo).toEqual(['VERSION']);
+    expect(scope('CHANGELOG rules', '- Keep an Unreleased section.\n', files).applyTo).toEqual(['CHANGELOG.md']);
+    expect(scope('Makefile targets', '- Every target is .PHONY.\n', files).applyTo).toEqual(['Makefile']);
+    // A word that only looks like a file name in lower case is not one.
+    expect(scope('Version control', '- Rebase often.\n', files).applyTo).toBeNull();
+  });
+
+  it('a documentation section that names the docs folder is scoped to it, not to every Markdown file', () => {
+    const files = ['docs/index.md', 'docs/_layouts/page.html', 'README.md', 'src/a.ts'];
+    expect(scope('Documentation site', '- Pages live in `docs/`; build with Jekyll.\n', files).applyTo).toEqual(['docs/**']);
+    expect(scope('Markdown', '- One sentence per line.\n', files).applyTo).toEqual(['**/*.md']);
+  });
+
+  it('the language of the code fences scopes a section without other evidence', () => {
+    const files = ['app/models.py', 'app/views.py', 'web/a.ts'];
+    const body = '- Prefer async.\n\n```python\nasync def f(): ...\n```\n\n```python\nawait f()\n```\n\n```bash\nuv run app\n```\n';
+    const r = scope('Async programming', body, files);
+    expect(r.applyTo).toEqual(['**/*.py']);
+    expect(r.evidence.join('\n')).toContain('code examples are py');
+    // Examples in two languages say nothing about one kind of file.
+    expect(scope('Async programming', `${body}\n\`\`\`ts\nawait g()\n\`\`\`\n\`\`\`ts\nx\n\`\`\`\n`, files).applyTo).toBeNull();
+  });
+});
+
+describe('one file per taxonomy topic', () => {
+  it('test scopes of different languages share one testing file with their globs joined', () => {
+    const text = '## Testing\n\n- Use vitest for `*.test.ts` files.\n\n## Commits\n\n- Imperative.\n\n## Python testing\n\n- Use pytest.\n';
+    const { plan } = planOf(text, ['src/a.ts', 'src/a.test.ts', 'pkg/test_a.py', 'pkg/a.py']);
+    const t = plan.sections.filter((s) => /testing/i.test(s.title));
+    expect(t.map((s) => s.destination)).toEqual(Array(2).fill('.github/instructions/testing.instructions.md'));
+    expect(t[0]!.applyTo).toBe('**/*.test.ts,**/test_*.py');
+  });
+});
