@@ -40,8 +40,31 @@ const MUTANTS = [
   { name: 'approval-expiry', file: 'server/src/core/approval.ts', tests: ['test/e2e/gates.test.ts'], grep: 'when the approval expired' },
   { name: 'approval-used-once', file: 'server/src/core/approval.ts', tests: ['test/e2e/gates.test.ts'], grep: 'an approval is used once' },
   { name: 'rollback-newest-only', file: 'server/src/app/rollback.ts', tests: ['test/hostile/gate-edges.test.ts'], grep: 'an older migration is refused' },
-  { name: 'rollback-backup-checked', file: 'server/src/app/rollback.ts', tests: ['test/hostile/backups.test.ts'], grep: 'rollback refuses BACKUP_CORRUPT before asking' },
   { name: 'rollback-unchanged-since-asked', file: 'server/src/app/rollback.ts', tests: ['test/e2e/gates.test.ts'], grep: 'edited while the form is open' },
+  // The per-user trace key: only what this server wrote for this user is honoured.
+  { name: 'approval-authenticated', file: 'server/src/core/approval.ts', tests: ['test/unit/approval.test.ts'], grep: 'does not authenticate with the per-user key' },
+  { name: 'chain-mac', file: 'server/src/io/traces.ts', tests: ['test/hostile/trace-key.test.ts'], grep: 'an approve record appended after a decline' },
+  { name: 'checkpoint-authenticated', file: 'server/src/io/state.ts', tests: ['test/hostile/trace-checkpoint.test.ts'], grep: 'ledger was edited' },
+  { name: 'approval-reread', file: 'server/src/app/gate-checks.ts', tests: ['test/hostile/trace-checkpoint.test.ts'], grep: 'the approval a gate relies on is read again' },
+  { name: 'reread-mac', file: 'server/src/io/traces.ts', tests: ['test/integration/trace-reread.test.ts'], grep: 'does not with another key' },
+  // The undo path acts only on the recorded plan's operations.
+  { name: 'undo-record-plan-id', file: 'server/src/core/confine.ts', tests: ['test/unit/undo-confine.test.ts'], grep: 'recordMismatch' },
+  { name: 'undo-record-extra-paths', file: 'server/src/core/confine.ts', tests: ['test/unit/undo-confine.test.ts'], grep: 'recordMismatch' },
+  { name: 'undo-record-lacking-paths', file: 'server/src/core/confine.ts', tests: ['test/unit/undo-confine.test.ts'], grep: 'recordMismatch' },
+  { name: 'undo-record-other-bytes', file: 'server/src/core/confine.ts', tests: ['test/unit/undo-confine.test.ts'], grep: 'recordMismatch' },
+  { name: 'undo-record-stray-dirs', file: 'server/src/core/confine.ts', tests: ['test/unit/undo-confine.test.ts'], grep: 'recordMismatch' },
+  { name: 'undo-manifest-matches-plan', file: 'server/src/io/migration-record.ts', tests: ['test/hostile/undo.test.ts'], grep: 'rollback refuses before its form, naming the paths' },
+  { name: 'undo-journal-matches-plan', file: 'server/src/io/migration-record.ts', tests: ['test/hostile/undo.test.ts'], grep: 'a planted journal naming a path its plan does not touch' },
+  // Every write into the state folder re-checks it first (io/backup.ts's writes are tested in test/hostile/undo.test.ts).
+  { name: 'state-write-recheck', file: 'server/src/io/state.ts', tests: ['test/integration/state-writes.test.ts'], grep: 'onboarding.json' },
+  { name: 'plan-write-recheck', file: 'server/src/io/plans.ts', tests: ['test/integration/state-writes.test.ts'], grep: 'a plan' },
+  { name: 'journal-write-recheck', file: 'server/src/io/journal.ts', tests: ['test/integration/state-writes.test.ts'], grep: 'the journal' },
+  { name: 'lock-write-recheck', file: 'server/src/io/lock.ts', tests: ['test/integration/state-writes.test.ts'], grep: 'the workspace lock' },
+  { name: 'trace-write-recheck', file: 'server/src/app/gate-trace.ts', tests: ['test/integration/state-writes.test.ts'], grep: 'a gate trace' },
+  // What a person reads: untrusted text escaped and bounded; no hidden character in a glob that is written.
+  { name: 'applyto-unsafe-chars', file: 'server/src/core/overrides.ts', tests: ['test/hostile/overrides.test.ts'], grep: 'applyTo (with|ending)' },
+  { name: 'sanitize-escapes', file: 'server/src/core/sanitize.ts', tests: ['test/unit/form-render.test.ts'], grep: 'escapes controls, bidi and separators' },
+  { name: 'sanitize-bounded', file: 'server/src/core/sanitize.ts', tests: ['test/unit/form-render.test.ts'], grep: 'escapes controls, bidi and separators' },
 ];
 
 const marker = (name) => `// safety: ${name}`;
@@ -107,6 +130,23 @@ function copyRepo() {
   return dir;
 }
 
+/** `file:line name` of every `// safety:` marker under server/src that MUTANTS does not name for that file. */
+function unlisted() {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', 'server/src'], { cwd: REPO, encoding: 'utf8' }).split('\n').filter((f) => f.endsWith('.ts'));
+  return files.flatMap((f) => {
+    let text;
+    try {
+      text = readFileSync(path.join(REPO, f), 'utf8');
+    } catch {
+      return [];
+    }
+    return text.split('\n').flatMap((l, i) => {
+      const name = /\/\/ safety: ([\w-]+)\s*$/.exec(l)?.[1];
+      return name && !MUTANTS.some((m) => m.name === name && m.file === f) ? [`${f}:${i + 1} ${name}`] : [];
+    });
+  });
+}
+
 /** Each chosen mutant with its marker's line and the mutated text, or null (reported) when its marker or line is wrong. */
 function locate(m) {
   if (!m.grep) return { error: 'no grep: name the tests meant to kill it' };
@@ -131,6 +171,11 @@ async function main() {
   const found = (chosen.length ? MUTANTS.filter((m) => chosen.includes(m.name)) : MUTANTS).map((m) => ({ name: m.name, ...locate(m) }));
   const broken = found.filter((m) => m.error);
   for (const m of broken) console.log(`mutant ${m.name}: ERROR ${m.error}`);
+  // A marker nobody lists is a check nothing is known to test.
+  for (const u of unlisted()) {
+    console.log(`marker ${u}: ERROR not in MUTANTS (add its entry and the tests meant to kill it)`);
+    broken.push({ name: u, error: 'unlisted' });
+  }
   if (argv.includes('--list')) {
     for (const m of found.filter((x) => !x.error)) console.log(`${m.name.padEnd(32)} ${m.file}:${m.line}  ${m.tests.join(' ')} -t "${m.grep}"`);
     return broken.length ? 1 : 0;

@@ -72,7 +72,7 @@ export function gateTraceRecord(t: GateTraceInput): UnsealedElicitationTrace {
 /** Append a gate trace; failure to write is an OnboardingError so gates fail closed. */
 export async function appendGateTrace(store: TraceStore<'elicitation'>, unsealed: UnsealedElicitationTrace): Promise<TraceRef> {
   try {
-    await assertStateWrite(store.root, path.join(store.dir, '.head.json'));
+    await assertStateWrite(store.root, path.join(store.dir, '.head.json')); // safety: trace-write-recheck
     const { record, file } = await store.append(unsealed, unsealed.action);
     return { file, path: rel(traceDirName('elicitation'), file), seq: record.seq, sha256: record.sha256, timestamp: record.timestamp };
   } catch (e) {

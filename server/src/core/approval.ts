@@ -130,7 +130,7 @@ export function findApproval(plan: Plan, ledger: ApprovalLedger, now: Date, ttlM
       'Run onboarding_approve and let the human approve the plan.',
     );
   }
-  if (!last.authenticated) {
+  if (!last.authenticated) { // safety: approval-authenticated
     return refuse(
       ErrorCode.NOT_APPROVED,
       `The approval of plan ${plan.planId} (${last.file}) does not authenticate with this user's trace key: this server did not record it for you (recorded before per-user keys, by another user or key, or forged).`,

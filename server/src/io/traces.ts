@@ -469,7 +469,7 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
     // Authentication: once a trace authenticates with this user's key, every later one must.
     if (key && g.auth) {
       owned = true;
-    } else if (key && owned) {
+    } else if (key && owned) { // safety: chain-mac
       const why = g.version < 3 ? `it has no mac (format @${g.version})` : 'its mac does not match';
       problems.push({ kind: 'unauthenticated', file: g.file, seq: g.seq, message: `${g.file}: does not authenticate with this user's trace key (${why}): not written by this server for you` });
     } else if (key) {
@@ -601,7 +601,7 @@ export async function recheckTrace(root: string, kind: ChainKind, file: string, 
   if (!rec) return `${file}: cannot be read again (${typeof text === 'string' ? 'not valid JSON' : text.message})`;
   const hashes = linkHashes(rec, key);
   if (!hashes || rec.sha256 !== sha256 || hashes.record !== sha256) return `${file}: changed after the chain was verified`;
-  if (hashes.mac === null || hashes.mac !== rec.mac) return `${file}: does not authenticate with this user's trace key`;
+  if (hashes.mac === null || hashes.mac !== rec.mac) return `${file}: does not authenticate with this user's trace key`; // safety: reread-mac
   return null;
 }
 
