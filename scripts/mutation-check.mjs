@@ -61,6 +61,7 @@ const MUTANTS = [
   { name: 'journal-write-recheck', file: 'server/src/io/journal.ts', tests: ['test/integration/state-writes.test.ts'], grep: 'the journal' },
   { name: 'lock-write-recheck', file: 'server/src/io/lock.ts', tests: ['test/integration/state-writes.test.ts'], grep: 'the workspace lock' },
   { name: 'trace-write-recheck', file: 'server/src/app/gate-trace.ts', tests: ['test/integration/state-writes.test.ts'], grep: 'a gate trace' },
+  { name: 'trace-resource-inside', file: 'server/src/io/traces.ts', tests: ['test/e2e/resources.test.ts'], grep: 'symlink out of the state folder' },
   // What a person reads: untrusted text escaped and bounded; no hidden character in a glob that is written.
   { name: 'applyto-unsafe-chars', file: 'server/src/core/overrides.ts', tests: ['test/hostile/overrides.test.ts'], grep: 'applyTo (with|ending)' },
   { name: 'sanitize-escapes', file: 'server/src/core/sanitize.ts', tests: ['test/unit/form-render.test.ts'], grep: 'escapes controls, bidi and separators' },

@@ -26,8 +26,8 @@ import { canonicalJson, canonicalMembers, joinMembers, sha256Hex } from '../core
 import { approvalExpiry } from '../core/approval.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
 import { atomicWriteFile, createExclusive } from './durable.js';
-import { IO_CONCURRENCY, mapLimit, readRegularFile, unlessMissing } from './workspace.js';
-import { traceDir, traceDirName, type ChainKind } from './layout.js';
+import { IO_CONCURRENCY, isWithin, mapLimit, readRegularFile, unlessMissing } from './workspace.js';
+import { stateDir, traceDir, traceDirName, type ChainKind } from './layout.js';
 import { withFileLock } from './lock.js';
 import { recordChainMark, recordedChainMark, workspaceId } from './state.js';
 import { DEFAULT_CONFIG } from '../runtime/config.js';
@@ -660,6 +660,31 @@ function readTraceTextGrowing(fd: number, first: Buffer, total: number): string 
  * file in the end (a FIFO, a folder, a device) is not read but returned as an Error, which the
  * caller reports. Security: a FIFO named like a trace must never hang a verify or a read.
  */
+/**
+ * One trace file by name, read only when its real path stays inside `.copilot-state/` (a
+ * symlinked trace is `outside`) and it is a regular file (a FIFO or folder named like a trace is
+ * never opened for a blocking read): what the trace resources serve.
+ */
+export async function readTraceInState(
+  root: string,
+  kind: ChainKind,
+  file: string,
+): Promise<{ ok: true; text: string } | { ok: false; why: 'missing' | 'outside' } | { ok: false; why: 'unreadable'; code: string }> {
+  const abs = path.join(traceDir(root, kind), file);
+  let real: string;
+  let realState: string;
+  try {
+    [real, realState] = await Promise.all([fsp.realpath(abs), fsp.realpath(stateDir(root))]);
+  } catch {
+    return { ok: false, why: 'missing' };
+  }
+  if (!isWithin(realState, real)) return { ok: false, why: 'outside' }; // safety: trace-resource-inside
+  const text = await readTraceText(real);
+  if (!(text instanceof Error)) return { ok: true, text };
+  const code = (text as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' ? { ok: false, why: 'missing' } : { ok: false, why: 'unreadable', code: code ?? text.message };
+}
+
 export async function readTraceText(file: string): Promise<string | Error> {
   try {
     const data = await readRegularFile(file, { followSymlinks: true });

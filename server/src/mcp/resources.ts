@@ -9,7 +9,6 @@
  *   copilot-onboarding://traces                       both chains, one summary per trace
  *   copilot-onboarding://traces/{chain}/{file}        one trace file, byte for byte
  */
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode as McpErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
@@ -17,9 +16,7 @@ import type { ToolContext } from './context.js';
 import { OnboardingError } from '../core/errors.js';
 import { loadPlan } from '../io/plans.js';
 import { loadState } from '../io/state.js';
-import { isWithin } from '../io/workspace.js';
-import { readTraceText, traceDir, traceDirName, type ChainKind } from '../io/traces.js';
-import { stateDir } from '../io/layout.js';
+import { readTraceInState, traceDir, traceDirName, type ChainKind } from '../io/traces.js';
 import { workspaceStatus } from '../app/status.js';
 import { CHAINS, listAllTraces, listChain } from '../app/trace-summary.js';
 
@@ -76,23 +73,11 @@ async function readTraceFile(root: string, chain: ChainKind, file: string): Prom
   const dir = traceDir(root, chain);
   const abs = path.join(dir, file);
   if (path.dirname(abs) !== dir) throw new McpError(McpErrorCode.InvalidParams, `Refused: ${file} is not a trace file name.`);
-  let real: string;
-  let realState: string;
-  try {
-    [real, realState] = await Promise.all([fsp.realpath(abs), fsp.realpath(stateDir(root))]);
-  } catch {
-    throw new McpError(RESOURCE_NOT_FOUND, `No trace ${traceDirName(chain)}/${file}.`);
-  }
-  if (!isWithin(realState, real)) {
-    throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} resolves outside .copilot-state/.`);
-  }
-  const text = await readTraceText(real);
-  if (text instanceof Error) {
-    const code = (text as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new McpError(RESOURCE_NOT_FOUND, `No trace ${traceDirName(chain)}/${file}.`);
-    throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} could not be read (${code ?? text.message}).`);
-  }
-  return text;
+  const got = await readTraceInState(root, chain, file);
+  if (got.ok) return got.text;
+  if (got.why === 'outside') throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} resolves outside .copilot-state/.`);
+  if (got.why === 'unreadable') throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} could not be read (${got.code}).`);
+  throw new McpError(RESOURCE_NOT_FOUND, `No trace ${traceDirName(chain)}/${file}.`);
 }
 
 export function registerResources(mcp: McpServer, ctx: ToolContext): void {
