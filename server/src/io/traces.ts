@@ -685,7 +685,7 @@ export async function readTraceInState(
   return code === 'ENOENT' ? { ok: false, why: 'missing' } : { ok: false, why: 'unreadable', code: code ?? text.message };
 }
 
-export async function readTraceText(file: string): Promise<string | Error> {
+async function readTraceText(file: string): Promise<string | Error> {
   try {
     const data = await readRegularFile(file, { followSymlinks: true });
     return Buffer.isBuffer(data) ? data.toString('utf8') : new Error('not a regular file (a folder, FIFO, socket or device; not read)');
