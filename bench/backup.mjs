@@ -38,12 +38,18 @@ function textMaker(seed0 = 42) {
 }
 
 async function built() {
-  const [{ createBackup }, { migrate }, { rollback }, { planHash }] = await Promise.all([load('io/backup.js'), load('io/apply.js'), load('io/rollback.js'), load('core/plan.js')]);
+  const [{ createBackup }, { migrate }, { rollback }, { planHash }, { confirmMigration }] = await Promise.all([
+    load('io/backup.js'),
+    load('io/apply.js'),
+    load('io/rollback.js'),
+    load('core/plan.js'),
+    load('testing/confirm.js'),
+  ]);
   const planOf = (body) => {
     const hash = planHash(body);
     return { ...body, planId: hash.slice(0, 16), sha256: hash };
   };
-  return { createBackup, migrate, rollback, planOf };
+  return { createBackup, migrate, rollback, planOf, confirmMigration };
 }
 
 const planBody = (operations, sources = [], lossless = { outputs: [], coveredSources: [], ok: true }) => ({
@@ -130,7 +136,7 @@ export async function runThousand({ runs = 7, warmup = 1, tarStep = true, log = 
 
 /** A 1 MB monolith split into 50 files by a hand-made plan: migrate and rollback. */
 export async function runFifty({ runs = 7, log = () => {} } = {}) {
-  const { migrate, rollback, planOf } = await built();
+  const { migrate, rollback, planOf, confirmMigration } = await built();
   const { text } = textMaker(4242);
   const tmp = tempDir('co-bench-fifty-');
   const MONO = '.github/copilot-instructions.md';
@@ -167,6 +173,7 @@ export async function runFifty({ runs = 7, log = () => {} } = {}) {
       rollback: {
         setup: async () => {
           const root = ws();
+          await confirmMigration(root, plan, 'bench'); // (rollback acts only on a confirmed migration)
           await migrate(root, plan, { migrationId: 'bench', crashAt: noCrash });
           return root;
         },

@@ -15,6 +15,8 @@ export const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_DIR = path.resolve(BENCH_DIR, '..');
 /** The built code (`npm run build`); COPILOT_ONBOARDING_DIST points at another build. */
 export const DIST = process.env.COPILOT_ONBOARDING_DIST ? path.resolve(process.env.COPILOT_ONBOARDING_DIST) : path.join(REPO_DIR, 'dist');
+/** The cases that roll back record a confirmation with a per-user trace key: a throwaway one, never the user's own. */
+process.env.COPILOT_ONBOARDING_CONFIG_DIR ||= mkdtempSync(path.join(os.tmpdir(), 'co-bench-config-'));
 /** The corpus vendored with the tests (test/fixtures/corpus); COPILOT_ONBOARDING_CORPUS names a larger one. */
 export const VENDORED_CORPUS_DIR = path.join(REPO_DIR, 'test/fixtures/corpus');
 export const CORPUS_DIR = process.env.COPILOT_ONBOARDING_CORPUS ? path.resolve(process.env.COPILOT_ONBOARDING_CORPUS) : undefined;

@@ -37,13 +37,14 @@ async function loadOther(dist) {
 
 export async function run({ runs = 7, warmup = 1, quick = false, profile = true, against = null, log = () => {} } = {}) {
   const other = against ? await loadOther(against) : null;
-  const [{ readSnapshot }, { analyze }, { buildPlan }, { migrate }, { rollback }, { readManifest, loadBackup }] = await Promise.all([
+  const [{ readSnapshot }, { analyze }, { buildPlan }, { migrate }, { rollback }, { readManifest, loadBackup }, { confirmMigration }] = await Promise.all([
     load('io/snapshot.js'),
     load('core/analyze.js'),
     load('core/plan.js'),
     load('io/apply.js'),
     load('io/rollback.js'),
     load('io/backup.js'),
+    load('testing/confirm.js'),
   ]);
   const m = { readSnapshot, analyze, buildPlan };
   const all = [
@@ -103,6 +104,7 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
             const loaded = await loadBackup(root, await readManifest(root, 'bench-1'));
             if (!loaded.ok) throw new Error(loaded.reason);
             loadTimes.push(performance.now() - t0);
+            await confirmMigration(root, plan, 'bench-1'); // what the migrate gate records; rollback acts only on it
             migrated = root;
           },
         },
@@ -189,6 +191,7 @@ export async function run({ runs = 7, warmup = 1, quick = false, profile = true,
         const copies = [];
         for (let k = 0; k < 3; k++) {
           const c = copy();
+          await confirmMigration(c, plan, 'bench-1');
           await migrate(c, plan, { migrationId: 'bench-1' });
           copies.push(c);
         }

@@ -1,15 +1,20 @@
 /**
  * The MCP App plan view (SEP-1865), through the SDK client: propose links it, the resource is the
  * self-contained HTML with the App MIME type, the propose result carries everything it shows (the
- * same hash as the stored plan, every file and glob), gate and write tools are model-only, and the
- * approve form points to the view only for clients that declared the Apps extension.
+ * same hash as the stored plan, every file and glob, the repository-wide file's diff), every tool
+ * is model-only and an app's tool call through a SEP-1865 host bridge is refused with nothing
+ * written, and the approve form points to the view only for clients that declared the Apps extension.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest, textOf } from '../helpers/harness.js';
+import { harnessesPerTest, textOf, type ElicitParams } from '../helpers/harness.js';
+import { hostApp, visibilityOf } from '../helpers/app-host.js';
+import { treeDigest } from '../helpers/fixtures.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
 import { loadPlan } from '../../server/src/io/plans.js';
-import { splitApplyTo } from '../../server/src/core/copilot-format.js';
+import { REPO_WIDE_PATH, splitApplyTo } from '../../server/src/core/copilot-format.js';
 import { PLAN_VIEW_LINE } from '../../server/src/core/form-render.js';
 import { APPS_EXTENSION, PLAN_VIEW_HTML, PLAN_VIEW_MIME, PLAN_VIEW_URI } from '../../server/src/mcp/plan-view.js';
 import type { PlanViewData } from '../../server/src/app/plan-view.js';
@@ -19,16 +24,49 @@ const APPS_CAPS = { elicitation: {}, extensions: { [APPS_EXTENSION]: { mimeTypes
 const uiOf = (t: Tool | undefined) => (t?._meta as { ui?: { resourceUri?: string; visibility?: string[] } } | undefined)?.ui;
 
 describe('plan view (MCP Apps)', () => {
-  it('propose links the view; approve, migrate, rollback and question_ask are model-only', async () => {
+  it('propose links the view; every tool is model-only', async () => {
     const h = await harnesses.open({ root: exampleWorkspace(), caps: APPS_CAPS });
     const { tools } = await h.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    expect(uiOf(byName.get('onboarding_propose'))).toEqual({ resourceUri: PLAN_VIEW_URI });
-    for (const name of ['onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'question_ask']) {
-      expect(uiOf(byName.get(name))?.visibility, name).toEqual(['model']);
-    }
-    // No other tool is linked to the view or hidden from the model.
+    expect(uiOf(byName.get('onboarding_propose'))).toEqual({ resourceUri: PLAN_VIEW_URI, visibility: ['model'] });
+    for (const name of ['onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'question_ask']) expect(byName.has(name), name).toBe(true);
+    for (const t of tools) expect(uiOf(t)?.visibility, t.name).toEqual(['model']);
+    // No other tool is linked to the view.
     for (const t of tools) if (t.name !== 'onboarding_propose') expect(uiOf(t)?.resourceUri, t.name).toBeUndefined();
+  });
+
+  it('a tool call from an app (through the extension\'s AppBridge, as a host forwards it) is refused: no form, no file, no trace changes', async () => {
+    // The worst case: a person who answers yes to every form the server shows.
+    const yes = (p: ElicitParams) => {
+      const props = ((p as { requestedSchema?: { properties?: Record<string, { type?: string; enum?: string[] }> } }).requestedSchema?.properties ?? {}) as Record<string, { type?: string; enum?: string[] }>;
+      return { action: 'accept' as const, content: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.type === 'boolean' ? true : v.enum?.[0] ?? (v.type === 'number' || v.type === 'integer' ? 1 : 'yes')])) };
+    };
+    const root = exampleWorkspace();
+    const h = await harnesses.open({ root, caps: APPS_CAPS, elicit: Array.from({ length: 20 }, () => yes) });
+    // The model proposes and the person approves, so a migrate call would now write the files.
+    expect((await h.call('onboarding_propose', { narrate: false })).isError).toBeFalsy();
+    const approved = await h.call('onboarding_approve', {});
+    expect(approved.structuredContent, textOf(approved)).toMatchObject({ approved: true });
+    const shownBefore = h.shown.length;
+    const files = await treeDigest(root);
+    const state = await treeDigest(path.join(root, '.copilot-state'));
+    const host = await hostApp(h.client);
+    try {
+      const writers = ['onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'question_ask'];
+      const args: Record<string, Record<string, unknown>> = { question_ask: { question: 'Which test runner?' } };
+      for (const name of writers) {
+        await expect(host.app.callServerTool({ name, arguments: args[name] ?? {} }), name).rejects.toThrow(/not callable by apps/);
+      }
+      expect(host.calls).toEqual(writers.map((name) => ({ name, forwarded: false })));
+    } finally {
+      await host.close();
+    }
+    expect(h.shown.length).toBe(shownBefore);
+    expect(await treeDigest(root)).toEqual(files);
+    expect(await treeDigest(path.join(root, '.copilot-state'))).toEqual(state);
+    // The same bridge forwards what an app may call: nothing of this server.
+    const { tools } = await h.client.listTools();
+    expect(tools.filter((t) => visibilityOf(t).includes('app')).map((t) => t.name)).toEqual([]);
   });
 
   it('resources/read returns the self-contained HTML view with the App MIME type', async () => {
@@ -70,6 +108,36 @@ describe('plan view (MCP Apps)', () => {
     for (const f of sc.planView.files) for (const g of f.globs) expect(g.matches, g.glob).toBeGreaterThan(0);
     expect(sc.planView.repoWide.map((s) => s.title)).toEqual(plan.sections.filter((s) => s.applyTo === null).map((s) => s.title));
     expect(sc.planView.files.flatMap((f) => f.sections).length + sc.planView.repoWide.length).toBeGreaterThanOrEqual(plan.sections.length);
+    // The repository-wide file before -> after: lines that move name the file they move to; the file after is what stays.
+    const d = sc.planView.repoWideDiff!;
+    const repoOp = plan.operations.find((o) => o.path === REPO_WIDE_PATH)!;
+    expect(d).toMatchObject({ path: REPO_WIDE_PATH, op: repoOp.op });
+    expect(d.before.chars).toBe(readFileSync(path.join(root, REPO_WIDE_PATH), 'utf8').length);
+    expect(d.after.chars).toBe(repoOp.content!.length);
+    const moved = d.rows.filter((r) => r.op === '-');
+    expect(moved.length).toBeGreaterThan(0);
+    expect(new Set(moved.map((r) => r.to))).toEqual(new Set(plan.sections.filter((s) => s.applyTo !== null).map((s) => s.destination)));
+    for (const r of d.rows.filter((x) => x.op === ' ')) expect(repoOp.content).toContain(r.text);
+  });
+
+  it('the diff of the repository-wide file is sanitized and bounded: a hostile line reads as escapes, a long one is cut', async () => {
+    const root = exampleWorkspace();
+    const file = path.join(root, REPO_WIDE_PATH);
+    const md = readFileSync(file, 'utf8');
+    const evil = `- Keep \u202Etxt.exe\u202C, \u001b]8;;https://x.example\u0007link\u001b]8;;\u0007 and <img src=x onerror=alert(1)>.`;
+    // Into the TypeScript section, which moves: its lines are shown.
+    const i = md.indexOf('\n', md.indexOf('## TypeScript'));
+    writeFileSync(file, `${md.slice(0, i)}\n\n${evil}\n- ${'y'.repeat(3000)}${md.slice(i)}`);
+    const h = await harnesses.open({ root });
+    const r = await h.call('onboarding_propose', { narrate: false });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const rows = (r.structuredContent as { planView: PlanViewData }).planView.repoWideDiff!.rows;
+    const texts = rows.map((x) => x.text).join('\n');
+    expect(texts).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u202a-\u202e]/);
+    expect(texts).toContain('\\u202Etxt.exe\\u202C, \\x1B]8;;https://x.example\\x07link');
+    // Text, not markup: the view puts it in the page with textContent (the browser test shows it literally).
+    expect(texts).toContain('<img src=x onerror=alert(1)>');
+    expect(rows.find((x) => x.text.startsWith('- yyy'))!.text).toMatch(/^- y{198}… \(3,002 bytes\)$/);
   });
 
   it('the approve form points to the view only for clients that render Apps, and stays within 4,000 characters', async () => {

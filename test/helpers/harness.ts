@@ -22,7 +22,7 @@ import { DEFAULT_CONFIG, type Config } from '../../server/src/runtime/config.js'
 import { createLogger } from '../../server/src/runtime/log.js';
 import { createServer } from '../../server/src/mcp/server.js';
 
-type ElicitParams = ElicitRequest['params'];
+export type ElicitParams = ElicitRequest['params'];
 /** A scripted answer: a result, a function of the request, or 'hang' (never answers). */
 export type ElicitScript = ElicitResult | ((p: ElicitParams, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>) | 'hang';
 export type SampleScript = CreateMessageResult | ((p: unknown) => CreateMessageResult | Promise<CreateMessageResult>) | { error: string };

@@ -2,7 +2,7 @@
  * The tar.gz backup on real temp workspaces: round trip (bytes and modes), and every way a
  * backup can be missing, damaged or hostile — each refused before anything is written.
  */
-import { existsSync, mkdirSync, mkdtempSync, promises as fsp, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, promises as fsp, readdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -157,6 +157,45 @@ describe('createBackup', () => {
   it('refuses an unsafe migration id', async () => {
     const plan = await standardPlan();
     await expect(createBackup(root, { migrationId: '../x', plan })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
+
+/**
+ * Security: createBackup re-checks the state folder right before each of its two writes (the
+ * archive, the manifest), so `.copilot-state` or `.copilot-state/backups` swapped for a symlink
+ * while a form was open, or between the two writes, gets nothing written outside. Each case is
+ * the swap only one of the two checks can see.
+ */
+describe('createBackup writes nothing outside the state folder', () => {
+  const STATE = '.copilot-state';
+  const stolen = () => path.join(outer, 'stolen');
+  const listing = (dir: string) => (existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: 'utf8' }).sort() : null);
+
+  it('.copilot-state/backups a symlink out before the archive is written: refused, no archive outside', async () => {
+    mkdirSync(path.join(root, STATE));
+    mkdirSync(stolen());
+    symlinkSync(stolen(), path.join(root, STATE, 'backups'));
+    await expect(createBackup(root, { migrationId: 'm1', plan: await standardPlan() })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+    expect(listing(stolen())).toEqual([]);
+  });
+
+  it('.copilot-state itself a symlink out before the archive is written: refused, no backups folder made outside', async () => {
+    mkdirSync(stolen());
+    symlinkSync(stolen(), path.join(root, STATE));
+    await expect(createBackup(root, { migrationId: 'm1', plan: await standardPlan() })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+    expect(listing(stolen())).toEqual([]);
+  });
+
+  it('.copilot-state/backups swapped for a symlink out between the archive and the manifest: refused, no manifest outside', async () => {
+    const backups = path.join(root, STATE, 'backups');
+    const swap = (point: string) => {
+      if (point !== 'backup-archive-written') return;
+      renameSync(backups, stolen());
+      symlinkSync(stolen(), backups);
+    };
+    await expect(createBackup(root, { migrationId: 'm1', plan: await standardPlan(), crashAt: swap })).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+    // Only what was written before the swap (moved out by the swap itself): the archive, no manifest.
+    expect(listing(stolen())).toEqual(['m1.tar.gz']);
   });
 });
 

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { journalFile as journalPath } from '../../server/src/io/layout.js';
 import { migrate } from '../../server/src/io/apply.js';
+import { confirmMigration } from '../../server/src/testing/confirm.js';
 import { recoverInterrupted } from '../../server/src/io/recovery.js';
 import { rollback } from '../../server/src/io/rollback.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
@@ -210,6 +211,7 @@ describe('kill -9 at every step of migrate, then recover', () => {
       // The workspace works afterwards: migrate again (pre) or roll back (post), both ending consistent.
       let after = '';
       if (expected === 'pre') {
+        await confirmMigration(root, PLAN, `again-${point}`);
         await migrate(root, PLAN, { migrationId: `again-${point}`, crashAt: () => undefined });
         after = JSON.stringify(await tree(root)) === JSON.stringify(POST) ? 'migrated' : 'wrong';
       } else {
@@ -241,6 +243,7 @@ describe('kill -9 at every step of rollback, then recover', () => {
   beforeAll(async () => {
     await pool(ROLLBACK_POINTS, 4, async ([point, expected]) => {
       const root = await freshWorkspace();
+      await confirmMigration(root, PLAN, 'm1');
       await migrate(root, PLAN, { migrationId: 'm1', crashAt: () => undefined });
       const r = await run('rollback', root, { migrationId: 'm1' }, point);
       const agree = await restartAndAsk(root);
@@ -281,6 +284,7 @@ describe('kill -9 at random moments of a process that migrates and rolls back in
     // on a busy machine, is several times slower, and the kills must land on both sides of a migration.
     const probe = await freshWorkspace();
     const t0 = performance.now();
+    await confirmMigration(probe, PLAN, 'probe');
     await migrate(probe, PLAN, { migrationId: 'probe', crashAt: () => undefined });
     await rollback(probe, 'probe', { crashAt: () => undefined });
     windowMs = Math.max(20, Math.round(8 * (performance.now() - t0)));
@@ -348,6 +352,7 @@ describe('the runner without a crash point', () => {
 
   it('`serve` recovers at start, before the first request: the tree and the state record are finished', async () => {
     const root = await freshWorkspace();
+    await confirmMigration(root, PLAN, 'm1');
     await migrate(root, PLAN, { migrationId: 'm1', crashAt: () => undefined });
     expect((await run('rollback', root, { migrationId: 'm1' }, 'rb-restored-2')).signal).toBe('SIGKILL');
     const child = spawn(process.execPath, [path.join(builtDist(), 'index.js'), 'serve', '--workspace', root], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, COPILOT_ONBOARDING_CRASH_AT: '' } });

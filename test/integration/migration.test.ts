@@ -17,7 +17,17 @@ import { pendingRecovery, recoverInterrupted } from '../../server/src/io/recover
 import { loadState } from '../../server/src/io/state.js';
 import { editedSinceMigration, rollback } from '../../server/src/io/rollback.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
+import { confirmMigration } from '../../server/src/testing/confirm.js';
 import { planFromOps, sealPlan, sha, treeDigest as tree, writeFileIn as write, type OpSpec } from '../helpers/fixtures.js';
+
+/**
+ * migrate after recording the person's confirmation, as the migrate gate does before it starts:
+ * rollback and recovery act only on a migration whose confirmation authenticates (io/migration-record).
+ */
+async function migrateConfirmed(root: string, plan: Plan, opts: Parameters<typeof migrate>[2]): ReturnType<typeof migrate> {
+  await confirmMigration(root, plan, opts.migrationId);
+  return migrate(root, plan, opts);
+}
 
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), prefix));
 
@@ -101,7 +111,7 @@ describe('migrate then rollback is the identity (property, generated workspaces)
           const pre = await tree(root);
           const verify = checkingVerifier(plan, before);
 
-          const result = await migrate(root, plan, { migrationId: 'm-prop', verify });
+          const result = await migrateConfirmed(root, plan, { migrationId: 'm-prop', verify });
           expect(verify.calls).toBe(1);
           expect(result.verified).toBe(true);
           // The post-state is the plan, byte for byte; modified files keep their mode.
@@ -187,7 +197,7 @@ describe('the default on-disk check is the plan\'s lossless proof (core/plan.ts 
         try {
           await write(root, MONO, sc.mono);
           const pre = await tree(root);
-          const r = await migrate(root, plan, { migrationId: 'm-l' }).then(
+          const r = await migrateConfirmed(root, plan, { migrationId: 'm-l' }).then(
             () => 'ok',
             (e: { code?: string }) => e.code ?? 'error',
           );
@@ -312,7 +322,7 @@ describe('migrate and rollback on a fixed workspace', () => {
   });
 
   it('refuses to reuse a migration id', async () => {
-    await migrate(root, plan(), { migrationId: 'm1' });
+    await migrateConfirmed(root, plan(), { migrationId: 'm1' });
     await rollback(root, 'm1');
     await expect(migrate(root, plan(), { migrationId: 'm1' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
   });
@@ -358,7 +368,7 @@ describe('migrate and rollback on a fixed workspace', () => {
 
   it('lists the files edited since the migration, then rolls back over them', async () => {
     const pre = await tree(root);
-    await migrate(root, plan(), { migrationId: 'm1' });
+    await migrateConfirmed(root, plan(), { migrationId: 'm1' });
     const manifest = await readManifest(root, 'm1');
     expect(await editedSinceMigration(root, manifest)).toEqual([]);
     await fsp.appendFile(path.join(root, TEST), '\n- local edit\n');
@@ -373,7 +383,7 @@ describe('migrate and rollback on a fixed workspace', () => {
   });
 
   it('leaves a created folder that now holds someone else’s file', async () => {
-    await migrate(root, plan(), { migrationId: 'm1' });
+    await migrateConfirmed(root, plan(), { migrationId: 'm1' });
     await write(root, '.github/instructions/mine.instructions.md', 'mine');
     const r = await rollback(root, 'm1');
     expect(r.removedDirs).toEqual([]);
@@ -381,7 +391,7 @@ describe('migrate and rollback on a fixed workspace', () => {
   });
 
   it('refuses to roll back with a corrupted backup, touching nothing', async () => {
-    await migrate(root, plan(), { migrationId: 'm1' });
+    await migrateConfirmed(root, plan(), { migrationId: 'm1' });
     const archive = path.join(root, backupRelPaths('m1').archive);
     const bytes = await fsp.readFile(archive);
     await fsp.writeFile(archive, bytes.subarray(0, bytes.length >> 1));
@@ -399,7 +409,7 @@ describe('migrate and rollback on a fixed workspace', () => {
   it('a plan that only creates files round-trips (empty archive)', async () => {
     const pre = await tree(root);
     const p = planFromOps(before, [{ op: 'create', path: '.github/instructions/deep/x.instructions.md', content: 'x\n' }]);
-    await migrate(root, p, { migrationId: 'm1' });
+    await migrateConfirmed(root, p, { migrationId: 'm1' });
     expect((await readManifest(root, 'm1')).files).toEqual([]);
     await rollback(root, 'm1');
     expect(await tree(root)).toEqual(pre);
@@ -421,7 +431,7 @@ describe('migrate and rollback on a fixed workspace', () => {
     // A migration stopped mid-apply in a process that still holds the lock (this one).
     const seen: string[] = [];
     await expect(
-      migrate(root, plan(), {
+      migrateConfirmed(root, plan(), {
         migrationId: 'm1',
         crashAt: (p) => {
           seen.push(p);

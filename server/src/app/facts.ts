@@ -11,7 +11,7 @@
  */
 import type { Analysis, RefusedSource, Snapshot } from '../core/types.js';
 import { agentInventory, surfaceList } from '../core/agents/inventory.js';
-import { agentOutlook } from '../core/agents/plan.js';
+import { agentOutlook } from '../core/agents/outlook.js';
 import type { Plan } from '../schemas/plan.js';
 import { budgetWarnings, figureLine, SURFACE_NAMES, type LoadFigure } from '../core/loads.js';
 import type { Recovery } from './recover.js';

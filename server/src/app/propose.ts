@@ -1,22 +1,15 @@
 /**
- * The read side shared by MCP and CLI: snapshot -> analyze -> buildPlan -> store. No SDK imports.
+ * The read side shared by MCP and CLI: snapshot -> analyze (app/analyze.ts) -> buildPlan -> store. No SDK imports.
  */
-import { analyze } from '../core/analyze.js';
 import { buildOnboardingPlan } from '../core/agents/plan.js';
 import type { Analysis, Snapshot } from '../core/types.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Override, Plan } from '../schemas/plan.js';
-import { readSnapshot } from '../io/snapshot.js';
+import { snapshotAndAnalyze } from './analyze.js';
 import { assertApplicable } from '../io/apply.js';
 import { savePlan } from '../io/plans.js';
 import { VERSION } from '../runtime/version.js';
 import { updateState } from '../io/state.js';
-
-export async function snapshotAndAnalyze(root: string): Promise<{ snapshot: Snapshot; analysis: Analysis }> {
-  const snapshot = await readSnapshot(root);
-  const analysis = analyze(snapshot);
-  return { snapshot, analysis };
-}
 
 export async function propose(root: string, overrides: Override[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis; snapshot: Snapshot }> {
   const { snapshot, analysis } = await snapshotAndAnalyze(root);

@@ -18,7 +18,7 @@ import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Snapshot } from '../core/types.js';
 import type { Plan } from '../schemas/plan.js';
 import { VERSION } from '../runtime/version.js';
-import { snapshotAndAnalyze } from './propose.js';
+import { snapshotAndAnalyze } from './analyze.js';
 
 const AGAIN = 'Run onboarding_propose again, then approve the new plan.';
 

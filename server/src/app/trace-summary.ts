@@ -4,8 +4,7 @@
  */
 import { TraceStore, type ChainKind } from '../io/traces.js';
 import type { ElicitationTrace, SamplingTrace } from '../schemas/trace.js';
-
-export const CHAINS: readonly ChainKind[] = ['elicitation', 'sampling'];
+import { CHAINS } from '../io/layout.js';
 
 export interface TraceSummary {
   chain: ChainKind;

@@ -13,10 +13,10 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { snapshotAndAnalyze } from '../app/propose.js';
+import { snapshotAndAnalyze } from '../app/analyze.js';
 import { analysisFacts, analysisText, analyzeResult, fallbackNarration } from '../app/facts.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { pendingRecovery } from '../io/recovery.js';
+import { journalPresent } from '../io/journal-present.js';
 import { safeJson, sanitizeLines } from '../core/sanitize.js';
 import { CliExit, ExitCode, exitCodeFor, type CliIo } from './common.js';
 
@@ -119,7 +119,8 @@ export function registerAnalyzeCommand(program: Command, io: CliIo): void {
   addSurveyOptions(program.command('analyze').description('Show the pattern, sections and problems of the instruction files (reads only; writes nothing).')).action(
     async (o: SurveyOptions) =>
       survey('analyze', o, io, async (root) => {
-        const pending = await pendingRecovery(root);
+        // Only a journal left behind means a recovery is pending; its modules load only then.
+        const pending = (await journalPresent(root)) ? await (await import('../io/recovery.js')).pendingRecovery(root) : null;
         if (pending) io.stderr.write(`${sanitizeLines(`note: ${pending} The analysis shows the files as they are now.`)}\n`);
         const { snapshot, analysis } = await snapshotAndAnalyze(root);
         const facts = analysisFacts(root, snapshot, analysis);

@@ -4,10 +4,12 @@
  *
  * Commands are loaded on first use: a client starts `serve` once per session, so the server's
  * start must not pay for the other commands (and what they pull in: tar, yaml, fs-extra, the
- * SDK client). `serve` (the default command) loads only itself, any other command only itself,
- * and the top-level help (or an unknown command) all of them.
+ * SDK client). `serve` (the default command) loads only itself, and with no option but
+ * `--workspace` not even commander; any other command loads only itself, and the top-level help
+ * (or an unknown command) all of them.
  */
-import { Command, CommanderError } from 'commander';
+import { parseArgs } from 'node:util';
+import type { Command } from 'commander';
 import { OnboardingError } from '../core/errors.js';
 import { sanitizeLines } from '../core/sanitize.js';
 import { VERSION } from '../runtime/version.js';
@@ -52,7 +54,24 @@ function isServe(argv: string[]): boolean {
   return first.startsWith('-') && !['-h', '--help', '-V', '--version'].includes(first);
 }
 
+/**
+ * `serve` with at most `--workspace`: its options read without commander, which a client's start
+ * then does not load. Anything else (help, an unknown option, an operand) goes through commander,
+ * which reports it as before.
+ */
+function plainServe(argv: string[]): { workspace: string | undefined } | null {
+  if (!isServe(argv) || argv.includes('--')) return null;
+  try {
+    const { values, positionals } = parseArgs({ args: argv.slice(2), options: { workspace: { type: 'string', short: 'w' } }, strict: true, allowPositionals: true });
+    if (positionals.length > (positionals[0] === 'serve' ? 1 : 0)) return null;
+    return { workspace: values.workspace };
+  } catch {
+    return null;
+  }
+}
+
 async function buildProgram(io: CliIo): Promise<Command> {
+  const { Command } = await import('commander');
   const program = new Command();
   program
     .name('copilot-onboarding')
@@ -89,13 +108,22 @@ async function buildProgram(io: CliIo): Promise<Command> {
  */
 export async function runCli(io: CliIo): Promise<number> {
   try {
-    const program = await buildProgram(io);
-    await program.parseAsync(io.argv);
+    const plain = plainServe(io.argv);
+    if (plain) {
+      const { serve } = await import('./serve.js');
+      await serve({ workspace: plain.workspace, cwd: io.cwd, env: io.env });
+    } else {
+      const program = await buildProgram(io);
+      await program.parseAsync(io.argv);
+    }
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
-    // --help / --version end through exitOverride with code 0; every other commander error is usage.
-    if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
     if (e instanceof CliExit) return e.exitCode;
+    // --help / --version end through exitOverride with code 0; every other commander error is usage.
+    if (!(e instanceof OnboardingError)) {
+      const { CommanderError } = await import('commander');
+      if (e instanceof CommanderError) return e.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+    }
     const known = e instanceof OnboardingError;
     const error = known ? { code: e.code, message: e.message, next: e.next ?? null } : { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e), next: null };
     const code = known ? exitCodeFor(e) : 1;

@@ -56,7 +56,7 @@ export function registerProposeCommand(program: Command, io: CliIo): void {
       const proposed = plan.operations.length > 0;
       return {
         exitCode: proposed ? SurveyExit.PROPOSED : SurveyExit.NOTHING_TO_DO,
-        data: { ...proposeResult(facts, fallbackNarration(planText(facts)), recovery), planView: planViewData(plan, snapshot.files, snapshot.filesTruncated) },
+        data: { ...proposeResult(facts, fallbackNarration(planText(facts)), recovery), planView: planViewData(plan, snapshot) },
         text: [
           recovery ? `Recovery: ${recovery.message}\n` : '',
           planText(facts, proposed ? 'approve it from an MCP client (onboarding_approve asks the human); the CLI never approves.' : 'nothing to approve.'),

@@ -3,7 +3,7 @@ import { createLogger } from '../runtime/log.js';
 import { createServer } from '../mcp/server.js';
 import { guardedStdioTransport } from '../mcp/stdio-transport.js';
 import { VERSION } from '../runtime/version.js';
-import { recoverAtStart } from '../app/recover.js';
+import { journalPresent } from '../io/journal-present.js';
 import { elicitationsSettled } from '../mcp/elicit.js';
 
 /** How long a shutdown waits for the traces of forms that were open (a trace write takes milliseconds). */
@@ -37,7 +37,12 @@ export async function serve(opts: { workspace?: string | undefined; cwd: string;
   process.stdin.on('close', () => shutdown('stdin closed'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  await recoverAtStart(workspace ?? opts.cwd, (m) => log.log('info', m));
+  // Recovery acts only on a journal left behind; without one, its modules (backup, journal, traces) are not loaded at start.
+  const startRoot = workspace ?? opts.cwd;
+  if (await journalPresent(startRoot)) {
+    const { recoverAtStart } = await import('../app/recover.js');
+    await recoverAtStart(startRoot, (m) => log.log('info', m));
+  }
   await mcp.connect(transport);
   log.log('info', `serving on stdio (version ${VERSION})`, { workspace: workspace ?? `(client roots, else ${opts.cwd})` });
 }

@@ -10,10 +10,10 @@ import { Option, type Command } from 'commander';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { TraceStore, recordHash, verifyChain, type VerifyResult } from '../io/traces.js';
 import { loadUserKey, userKeyPath } from '../io/user-key.js';
-import { rel, traceDir, traceDirName, type ChainKind } from '../io/layout.js';
+import { CHAINS, rel, traceDir, traceDirName, type ChainKind } from '../io/layout.js';
 import type { ElicitationTrace, SamplingTrace } from '../schemas/trace.js';
 import { sanitizeLines } from '../core/sanitize.js';
-import { CHAINS, listChain, type TraceSummary } from '../app/trace-summary.js';
+import { listChain, type TraceSummary } from '../app/trace-summary.js';
 import { CliExit, ExitCode, jsonOk, resolveWorkspace, table, writeJson, type CliIo } from './common.js';
 
 interface CommonOpts {

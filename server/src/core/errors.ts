@@ -15,6 +15,8 @@ export const ErrorCode = {
   NOT_CONFIRMED: 'NOT_CONFIRMED',
   BACKUP_CORRUPT: 'BACKUP_CORRUPT',
   BACKUP_MISSING: 'BACKUP_MISSING',
+  /** No migrate trace authenticated with the per-user key records a person confirming this migration of this plan. */
+  MIGRATION_UNCONFIRMED: 'MIGRATION_UNCONFIRMED',
   BUSY: 'BUSY',
   STATE_CORRUPT: 'STATE_CORRUPT',
   TRACE_WRITE_FAILED: 'TRACE_WRITE_FAILED',
@@ -48,6 +50,11 @@ export const ERROR_DOCS = {
   NOT_ANSWERED: { meaning: 'question_ask got no answer (declined, cancelled, timed out, or an answer that is not text within the size limit); nothing was saved.', next: 'Do not assume an answer; ask again later or continue without it.' },
   BACKUP_CORRUPT: { meaning: 'A backup archive or manifest does not match its recorded hashes, cannot be read, or cannot be used for the migration it names.', next: 'Restore .copilot-state/backups/ from a copy, or restore the instruction files from version control.' },
   BACKUP_MISSING: { meaning: 'The backup of the migration to roll back or recover is not in .copilot-state/backups/.', next: 'Check the migration id with `copilot-onboarding status`; restore the backup from a copy, or the files from version control.' },
+  MIGRATION_UNCONFIRMED: {
+    meaning:
+      'Rollback or recovery found no migrate trace that authenticates with your per-user trace key and names this migration and its plan SHA-256: the plan, backup or journal in .copilot-state/ was not written by a migration you confirmed (forged), or the key is missing or another one (another machine or user, or the key file moved). Nothing is written.',
+    next: 'If the key file was moved, put it back and try again. Otherwise check .copilot-state/ for tampering; restore the instruction files from version control (or by hand from the backup archive, after checking what it holds), then delete .copilot-state/journal.json if there is one.',
+  },
   BUSY: { meaning: 'Another process holds the workspace lock (a migration, rollback or recovery is running).', next: 'Wait for it to finish, then try again.' },
   STATE_CORRUPT: { meaning: '.copilot-state/onboarding.json (or the workspace id) cannot be read or does not match its schema; it is never rewritten or reset.', next: 'Restore onboarding.json from a copy or move it aside; the instruction files were not touched.' },
   TRACE_WRITE_FAILED: { meaning: 'A gate could not write its trace record, so it failed closed: no decision was acted on.', next: 'Check that .copilot-state/elicitation-traces/ is writable (and the disk has space), then try again.' },

@@ -157,8 +157,6 @@ export async function createBackup(
   const createdDirs = await missingDirs(root, creates, guard);
 
   const dir = backupsDir(root);
-  await assertStateWrite(root, path.join(dir, migrationId));
-  await fsp.mkdir(dir, { recursive: true });
   const archiveName = `${migrationId}.tar.gz`;
   const archiveAbs = path.join(dir, archiveName);
   // A migration that only creates files still gets an archive (an empty one), so every migration has the same shape.
@@ -196,12 +194,15 @@ export async function createBackup(
         (e: unknown) => ({ ok: false, reason: `the archive is not a complete gzip stream (${(e as Error).message})` }),
       );
 
-  await assertStateWrite(root, archiveAbs);
+  // Security: the state folder and backups/ are checked again right before the first write into
+  // them (the folder is made only now): either may have been swapped for a symlink while a form was open.
+  await assertStateWrite(root, archiveAbs); // safety: backup-archive-confined
+  await fsp.mkdir(dir, { recursive: true });
   await atomicWriteFile(archiveAbs, archiveBytes, { tmp: path.join(dir, `.${archiveName}.tmp`) });
   await fsyncDir(dir);
   crash('backup-archive-written');
 
-  await assertStateWrite(root, manifestFile(root, migrationId));
+  await assertStateWrite(root, manifestFile(root, migrationId)); // safety: backup-manifest-confined
   await atomicWriteFile(manifestFile(root, migrationId), `${JSON.stringify(manifest, null, 2)}\n`);
   await fsyncDir(dir);
   crash('backup-manifest-written');

@@ -11,6 +11,9 @@ export type ChainKind = 'elicitation' | 'sampling';
 
 const TRACE_DIRS: Record<ChainKind, string> = { elicitation: 'elicitation-traces', sampling: 'sampling-traces' };
 
+/** Both trace chains, in the order they are listed. */
+export const CHAINS: readonly ChainKind[] = ['elicitation', 'sampling'];
+
 /** Workspace-relative POSIX path of something inside the state folder. */
 export function rel(...parts: string[]): string {
   return [STATE_DIR, ...parts].join('/');

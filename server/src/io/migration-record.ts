@@ -11,6 +11,13 @@
  * sources and `.github/instructions/**\/*.instructions.md`), and a manifest or journal that
  * lists anything else is refused, naming the paths, before a file is touched. The backed-up
  * bytes are bound to the plan too: each must hash to what the plan read before it changed the file.
+ *
+ * A plan that hashes to itself proves nothing either: one written wholesale with a manifest,
+ * archive and journal to match could name `package.json` as a "source". So the plan is used only
+ * when a migrate trace that authenticates with the per-user key (io/traces
+ * findMigrateConfirmation) records the person confirming exactly this migration id with exactly
+ * this plan SHA-256; without the key (chain-only mode: another machine, the key moved) nothing
+ * can be confirmed and MIGRATION_UNCONFIRMED says so, naming the key file. Nothing is written.
  */
 import { assertConfined, recordMismatch } from '../core/confine.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
@@ -20,11 +27,13 @@ import type { Plan } from '../schemas/plan.js';
 import { loadVerifiedBackup, readManifest } from './backup.js';
 import { backupRelPaths } from './layout.js';
 import { loadPlan } from './plans.js';
+import { findMigrateConfirmation } from './traces.js';
+import { loadUserKey, userKeyPath } from './user-key.js';
 
 const NEXT = 'Restore .copilot-state/backups/ and .copilot-state/plans/ from a copy, or restore the instruction files from version control.';
 
 /** The plan a migration applied, as its record names it; refuses (naming why) a plan that cannot be the one. */
-async function namedPlan(planId: string, planSha256: string | null, root: string, what: string): Promise<Plan> {
+async function namedPlan(migrationId: string, planId: string, planSha256: string | null, root: string, what: string): Promise<Plan> {
   let plan: Plan;
   try {
     plan = await loadPlan(root, planId);
@@ -35,8 +44,31 @@ async function namedPlan(planId: string, planSha256: string | null, root: string
   if (planSha256 !== null && plan.sha256 !== planSha256) {
     throw new OnboardingError(ErrorCode.BACKUP_CORRUPT, `${what} names plan ${planId} with sha256 ${planSha256.slice(0, 12)}…, but that plan hashes to ${plan.sha256.slice(0, 12)}…. No file was touched.`, { next: NEXT });
   }
+  await assertConfirmed(root, migrationId, plan, what); // safety: undo-confirmed-trace
   assertConfined(plan);
   return plan;
+}
+
+const UNCONFIRMED_NEXT =
+  'Check .copilot-state/ for tampering: a migration you confirmed always has its approved migrate trace in .copilot-state/elicitation-traces/. Restore the instruction files from version control (or by hand from the backup archive, after checking what it holds), then delete .copilot-state/journal.json if there is one.';
+
+/** Refuse (MIGRATION_UNCONFIRMED) unless an authenticated migrate trace records the person confirming this migration of this plan. */
+async function assertConfirmed(root: string, migrationId: string, plan: Plan, what: string): Promise<void> {
+  const key = await loadUserKey();
+  if (!key) {
+    const file = userKeyPath();
+    throw new OnboardingError(
+      ErrorCode.MIGRATION_UNCONFIRMED,
+      `${what} cannot be undone here: the per-user trace key ${file} is missing, so no trace can show that you confirmed migration ${migrationId} (plan ${plan.planId}). Rollback and recovery act only on a migration whose confirmation authenticates. No file was touched.`,
+      { next: `If the key was moved, put it back at ${file} and try again (on another machine, undo there). ${UNCONFIRMED_NEXT}` },
+    );
+  }
+  if (await findMigrateConfirmation(root, migrationId, plan.sha256, key)) return;
+  throw new OnboardingError(
+    ErrorCode.MIGRATION_UNCONFIRMED,
+    `${what} cannot be undone: no migrate trace that authenticates with your per-user trace key ${key.file} records a person confirming migration ${migrationId} with plan ${plan.planId} (sha256 ${plan.sha256.slice(0, 12)}…), so its plan, backup or journal was not written by a migration you confirmed (or the key is another one). Rollback and recovery act only on a confirmed migration. No file was touched.`,
+    { next: UNCONFIRMED_NEXT },
+  );
 }
 
 function refuse(what: string, record: string, planId: string, problems: string[]): OnboardingError {
@@ -50,7 +82,7 @@ function refuse(what: string, record: string, planId: string, problems: string[]
 /** The plan of a migration, checked against its manifest (see the module comment). */
 export async function recordedPlan(root: string, manifest: Manifest): Promise<Plan> {
   const what = `Migration ${manifest.migrationId}`;
-  const plan = await namedPlan(manifest.planId, manifest.planSha256, root, what);
+  const plan = await namedPlan(manifest.migrationId, manifest.planId, manifest.planSha256, root, what);
   const problems = recordMismatch(plan, {
     planId: manifest.planId,
     before: manifest.files,
@@ -65,7 +97,7 @@ export async function recordedPlan(root: string, manifest: Manifest): Promise<Pl
 /** The plan a journal names, checked against the journal's operations. */
 export async function journalPlan(root: string, journal: Journal): Promise<Plan> {
   const what = `The ${journal.kind === 'migrate' ? 'migration' : 'rollback'} ${journal.migrationId} left in the journal`;
-  const plan = await namedPlan(journal.planId, null, root, what);
+  const plan = await namedPlan(journal.migrationId, journal.planId, null, root, what);
   const problems = recordMismatch(plan, { planId: journal.planId, ops: journal.ops, createdDirs: journal.createdDirs });
   if (problems.length) throw refuse(what, 'the journal .copilot-state/journal.json', plan.planId, problems); // safety: undo-journal-matches-plan
   return plan;

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Config } from '../runtime/config.js';
 import type { Logger } from '../runtime/log.js';
-import { TraceStore } from '../io/traces.js';
+import type { TraceStore } from '../io/traces.js';
 
 export interface ContextOptions {
   /** `--workspace` or COPILOT_ONBOARDING_WORKSPACE, already merged by the caller. */
@@ -73,11 +73,14 @@ export class ToolContext {
     return this.rootsRoot ?? path.resolve(this.opts.fallbackRoot);
   }
 
-  elicitationTraces(root: string): TraceStore<'elicitation'> {
+  // The trace store (and what it loads) is imported on first use: the server's start does not need it.
+  async elicitationTraces(root: string): Promise<TraceStore<'elicitation'>> {
+    const { TraceStore } = await import('../io/traces.js');
     return new TraceStore(root, 'elicitation', { now: () => this.now(), approvalTtlMs: this.config.approvalTtlMs });
   }
 
-  samplingTraces(root: string): TraceStore<'sampling'> {
+  async samplingTraces(root: string): Promise<TraceStore<'sampling'>> {
+    const { TraceStore } = await import('../io/traces.js');
     return new TraceStore(root, 'sampling', { now: () => this.now() });
   }
 }

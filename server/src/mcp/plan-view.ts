@@ -7,7 +7,7 @@
  * App side of the postMessage bridge by hand (ui/initialize, ui/notifications/initialized,
  * ui/notifications/tool-result, host-context-changed, size-changed), renders the result's
  * `structuredContent` with textContent only, calls no tool and sends nothing into the chat.
- * Gate and write tools carry `_meta.ui.visibility: ['model']`, so a host refuses them to any app.
+ * Every tool is listed with `_meta.ui.visibility: ['model']` (modelOnly), so a host refuses them to any app.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -19,8 +19,19 @@ export const PLAN_VIEW_MIME = 'text/html;profile=mcp-app';
 
 /** `_meta` of the tool whose result the view renders. */
 export const PLAN_VIEW_TOOL_META = { ui: { resourceUri: PLAN_VIEW_URI } };
-/** `_meta` of gate and write tools: callable by the model, refused to apps by the host. */
-export const MODEL_ONLY_META = { ui: { visibility: ['model'] } };
+/**
+ * A tool as tools/list shows it, callable by the model only: `_meta.ui.visibility: ['model']`,
+ * so a host refuses the tool to any app (SEP-1865: "Host MUST reject tools/call requests from
+ * apps for tools that don't include "app" in visibility"). Every tool gets it: the plan view
+ * calls none, and every tool but the pure reads writes something (instruction files, approvals,
+ * questions, plans, traces, recovery). A server cannot tell an app's call from the model's (the
+ * host forwards both on one connection), so this declaration is where the rule lives; behind it,
+ * no write happens without the person's answer to the server's own form, which an app cannot give.
+ */
+export function modelOnly<T extends { _meta?: Record<string, unknown> }>(tool: T): T {
+  const ui = (tool._meta?.ui ?? {}) as Record<string, unknown>;
+  return { ...tool, _meta: { ...tool._meta, ui: { ...ui, visibility: ['model'] } } };
+}
 
 /** Whether the client declared the Apps extension (it then renders the plan view). */
 export function clientRendersApps(server: Server): boolean {
@@ -41,6 +52,16 @@ export const planViewShape = z.object({
     }),
   ),
   repoWide: z.array(z.object({ title: z.string(), source: z.string() })),
+  repoWideDiff: z
+    .object({
+      path: z.string(),
+      op: z.enum(['create', 'modify', 'delete']),
+      before: z.object({ lines: z.number().int(), chars: z.number().int() }),
+      after: z.object({ lines: z.number().int(), chars: z.number().int() }),
+      rows: z.array(z.object({ op: z.enum([' ', '-', '+', '…']), text: z.string(), to: z.string().nullable() })),
+    })
+    .nullable()
+    .describe('The repository-wide file before -> after the plan: " " stays, "-" moves out (to), "+" is generated, "…" counts lines left out; lines sanitized and bounded.'),
   filesTruncated: z.boolean(),
 });
 export function registerPlanView(mcp: McpServer): void {
@@ -70,6 +91,10 @@ code,.mono{font-family:var(--font-mono,ui-monospace,monospace);font-size:12.5px;
 .file{border:1px solid var(--color-border-primary,var(--bd));border-radius:var(--border-radius-md,6px);padding:8px 10px;margin:6px 0;background:var(--color-background-secondary,var(--bg2))}
 .op{font-weight:600;text-transform:capitalize;margin-right:6px}.op.create{color:var(--color-text-success,var(--ok))}.op.modify,.op.delete{color:var(--color-text-warning,var(--warn))}
 ul{margin:4px 0;padding-left:20px}
+.diff{border:1px solid var(--color-border-primary,var(--bd));border-radius:var(--border-radius-md,6px);margin:6px 0;overflow-x:auto}
+.diff div{white-space:pre-wrap;overflow-wrap:anywhere;padding:0 8px}
+.diff .del{background:rgba(207,34,46,.12)}.diff .add{background:rgba(26,127,55,.14)}.diff .gap{color:var(--color-text-secondary,var(--fg2));font-style:italic}
+.to{color:var(--color-text-secondary,var(--fg2))}
 </style></head>
 <body><main>
 <h1 id="title">Plan view</h1>
@@ -78,6 +103,7 @@ ul{margin:4px 0;padding-left:20px}
 <h2 id="loads-h" hidden>What loads where</h2><div id="loads"></div>
 <h2 id="files-h" hidden>Files</h2><div id="files"></div>
 <h2 id="repo-h" hidden>Stays repository-wide</h2><ul id="repo"></ul>
+<h2 id="diff-h" hidden>Repository-wide file</h2><div id="diff-s" class="muted"></div><div id="diff" class="diff mono" hidden></div>
 <p class="muted">Read-only. Approve with onboarding_approve: its form shows the same plan id and SHA-256.</p>
 </main>
 <script>
@@ -133,6 +159,18 @@ function render(sc){
   document.getElementById("repo-h").hidden=!v.repoWide.length;
   document.getElementById("repo-h").textContent="Stays repository-wide ("+v.repoWide.length+")";
   v.repoWide.forEach(function(x){var li=el("li",x.title);li.appendChild(el("span","  "+x.source,"muted"));r.appendChild(li);});
+  var D=v.repoWideDiff,dd=document.getElementById("diff"),ds=document.getElementById("diff-s");clear(dd);clear(ds);
+  document.getElementById("diff-h").hidden=!D;dd.hidden=!D;
+  if(D){
+    document.getElementById("diff-h").textContent=D.path+" before \u2192 after";
+    ds.textContent=n(D.before.lines)+" \u2192 "+n(D.after.lines)+" lines, "+n(D.before.chars)+" \u2192 "+n(D.after.chars)+" characters. - moves to the file named, + is new, unchanged runs are shortened.";
+    var prev=null;
+    D.rows.forEach(function(x){
+      if(x.op==="-"&&x.to!==prev&&x.to)dd.appendChild(el("div","\u2192 "+x.to,"to"));
+      prev=x.op==="-"?x.to:null;
+      dd.appendChild(el("div",x.op==="\u2026"?"\u2026 "+x.text:x.op+" "+x.text,x.op==="-"?"del":x.op==="+"?"add":x.op===" "?"":"gap"));
+    });
+  }
 }
 var initId=1,watching=false;
 window.addEventListener("message",function(ev){

@@ -14,11 +14,7 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import { ErrorCode as McpErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from './context.js';
 import { OnboardingError } from '../core/errors.js';
-import { loadPlan } from '../io/plans.js';
-import { loadState } from '../io/state.js';
-import { readTraceInState, traceDir, traceDirName, type ChainKind } from '../io/traces.js';
-import { workspaceStatus } from '../app/status.js';
-import { CHAINS, listAllTraces, listChain } from '../app/trace-summary.js';
+import { CHAINS, traceDir, traceDirName, type ChainKind } from '../io/layout.js';
 
 const RESOURCE_SCHEME = 'copilot-onboarding';
 const STATUS_URI = `${RESOURCE_SCHEME}://status`;
@@ -73,6 +69,7 @@ async function readTraceFile(root: string, chain: ChainKind, file: string): Prom
   const dir = traceDir(root, chain);
   const abs = path.join(dir, file);
   if (path.dirname(abs) !== dir) throw new McpError(McpErrorCode.InvalidParams, `Refused: ${file} is not a trace file name.`);
+  const { readTraceInState } = await import('../io/traces.js');
   const got = await readTraceInState(root, chain, file);
   if (got.ok) return got.text;
   if (got.why === 'outside') throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} resolves outside .copilot-state/.`);
@@ -85,7 +82,11 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
     'status',
     STATUS_URI,
     { title: 'Onboarding status', description: 'The workspace state as JSON: status, pattern, current plan, approval, last migration, backup health, rollback availability.', mimeType: JSON_MIME },
-    async (uri) => reading(async () => jsonResult(uri, await workspaceStatus(await ctx.root(), ctx.config.approvalTtlMs, new Date(ctx.now())))),
+    async (uri) =>
+      reading(async () => {
+        const { workspaceStatus } = await import('../app/status.js');
+        return jsonResult(uri, await workspaceStatus(await ctx.root(), ctx.config.approvalTtlMs, new Date(ctx.now())));
+      }),
   );
 
   mcp.registerResource(
@@ -94,6 +95,7 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
     { title: 'Current migration plan', description: 'The plan made by the last onboarding_propose (.copilot-state/plans/<planId>.json), checked against its SHA-256.', mimeType: JSON_MIME },
     async (uri) =>
       reading(async () => {
+        const [{ loadState }, { loadPlan }] = await Promise.all([import('../io/state.js'), import('../io/plans.js')]);
         const root = await ctx.root();
         const state = await loadState(root);
         if (!state.currentPlan) throw new McpError(RESOURCE_NOT_FOUND, 'There is no current plan. Run onboarding_propose first.');
@@ -111,6 +113,7 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
     },
     async (uri) =>
       reading(async () => {
+        const { listAllTraces } = await import('../app/trace-summary.js');
         const all = await listAllTraces(await ctx.root());
         const slim = (c: ChainKind) =>
           all[c].map((t) => ({
@@ -130,6 +133,7 @@ export function registerResources(mcp: McpServer, ctx: ToolContext): void {
     'trace',
     new ResourceTemplate(TRACE_TEMPLATE, {
       list: async () => {
+        const { listChain } = await import('../app/trace-summary.js');
         const root = await ctx.root();
         const resources = [];
         for (const chain of CHAINS) {

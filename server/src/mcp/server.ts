@@ -8,7 +8,7 @@ import { ToolContext, type ContextOptions } from './context.js';
 import { registerConditionalTools, registerTools } from './tools/index.js';
 import { registerResources } from './resources.js';
 import { registerPrompts } from './prompts.js';
-import { registerPlanView } from './plan-view.js';
+import { modelOnly, registerPlanView } from './plan-view.js';
 
 const SERVER_NAME = 'copilot-onboarding';
 
@@ -55,7 +55,8 @@ export function createServer(opts: ContextOptions): CreatedServer {
  * JSON Schema 2020-12, and a strict 2020-12 validator rejects a draft-07 `$schema`. Our schemas
  * use no keyword whose meaning differs between the two (no `definitions`, no tuple `items`), so
  * dropping the declaration makes them 2020-12 schemas. The SDK offers no option for the target:
- * its tools/list handler is wrapped here, the one place tool schemas leave the server.
+ * its tools/list handler is wrapped here, the one place tool schemas leave the server. The same
+ * wrapper marks every tool model-only for MCP Apps (mcp/plan-view.ts modelOnly).
  */
 function listToolsWithoutDialect(mcp: McpServer): void {
   type Handler = (req: unknown, extra: unknown) => Promise<ListToolsResult> | ListToolsResult;
@@ -69,6 +70,11 @@ function listToolsWithoutDialect(mcp: McpServer): void {
   };
   handlers.set('tools/list', async (req, extra) => {
     const res = await list(req, extra);
-    return { ...res, tools: res.tools.map((t) => ({ ...t, inputSchema: strip(t.inputSchema), ...(t.outputSchema ? { outputSchema: strip(t.outputSchema) } : {}) })) };
+    return {
+      ...res,
+      tools: res.tools
+        .map((t) => ({ ...t, inputSchema: strip(t.inputSchema), ...(t.outputSchema ? { outputSchema: strip(t.outputSchema) } : {}) }))
+        .map((t) => modelOnly(t)), // safety: model-only-for-apps
+    };
   });
 }

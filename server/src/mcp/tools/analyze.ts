@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { narrate } from '../narrate.js';
-import { updateState } from '../../io/state.js';
-import { snapshotAndAnalyze } from '../../app/propose.js';
-import { recover } from '../../app/recover.js';
-import { analysisFacts, analysisText, analyzeResult } from '../../app/facts.js';
+import { ProblemSchema } from '../../schemas/plan.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './call-result.js';
 import { rel, traceDirName } from '../../io/layout.js';
 import { narrationShape, recoveryShape, truncatedShape } from './schemas.js';
-import { ProblemSchema } from '../../schemas/plan.js';
 
 const analyzeInput = {
   narrate: z.boolean().default(true).describe('Explain the findings through the client model (MCP sampling); the facts never depend on it.'),
@@ -84,6 +79,14 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
     },
     async ({ narrate: wantNarration }, extra) =>
       guarded(async () => {
+        // Loaded on first call, not at the server's start (docs/architecture.md, "What loads when").
+        const [{ narrate }, { updateState }, { snapshotAndAnalyze }, { recover }, { analysisFacts, analysisText, analyzeResult }] = await Promise.all([
+          import('../narrate.js'),
+          import('../../io/state.js'),
+          import('../../app/analyze.js'),
+          import('../../app/recover.js'),
+          import('../../app/facts.js'),
+        ]);
         const root = await ctx.root();
         const recovery = await recover(root);
         const { snapshot, analysis } = await snapshotAndAnalyze(root);
@@ -97,7 +100,7 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
           mcp.server,
           extra,
           { intent: 'analyze', facts: { ...facts, workspace: undefined, sections: facts.sections.slice(0, 40) }, fallback, timeoutMs: ctx.config.samplingTimeoutMs, enabled: wantNarration !== false },
-          ctx.samplingTraces(root),
+          await ctx.samplingTraces(root),
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
         const texts = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : n.text].join('');

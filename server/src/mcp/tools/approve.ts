@@ -1,15 +1,11 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { APPROVE_SCHEMA, NOTE_MAX_CHARS } from '../../core/approval.js';
-import { approveForm } from '../../core/form-render.js';
-import { formPaths } from '../../app/gate-checks.js';
-import { approveGate } from '../../app/approve.js';
-import { figureFor } from '../../app/loads.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
-import { MODEL_ONLY_META, clientRendersApps } from '../plan-view.js';
+import { clientRendersApps } from '../plan-view.js';
 
 const approveInput = {
   planId: z.string().optional().describe('The plan to approve (default: the current plan from onboarding_propose). Approval itself comes only from the human.'),
@@ -37,7 +33,6 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: approveInput,
       outputSchema: approveOutput,
       annotations: { title: 'Approve plan', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      _meta: MODEL_ONLY_META,
     },
     async ({ planId }, extra) =>
       runGate(
@@ -52,6 +47,12 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.approve, planId: typeof about.planId === 'string' ? about.planId : '', outcome, trace }),
         },
         async ({ root, ask, about }) => {
+          const [{ approveForm }, { formPaths }, { approveGate }, { figureFor }] = await Promise.all([
+            import('../../core/form-render.js'),
+            import('../../app/gate-checks.js'),
+            import('../../app/approve.js'),
+            import('../../app/loads.js'),
+          ]);
           const gate = await approveGate(
             root,
             planId,

@@ -13,7 +13,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import { sanitize } from '../../core/sanitize.js';
-import { recover } from '../../app/recover.js';
 import { traceRefusal } from '../../app/gate-trace.js';
 import type { ElicitationAction } from '../../schemas/trace.js';
 import { clientCanElicit, clientIdentity, elicit, type ElicitOutcome, type ElicitSpec } from '../elicit.js';
@@ -52,7 +51,7 @@ export async function runGate(mcp: McpServer, ctx: ToolContext, extra: ToolExtra
     const client = clientIdentity(server);
     const about: Record<string, unknown> = { ...def.subject };
     const root = await ctx.root();
-    const store = ctx.elicitationTraces(root);
+    const store = await ctx.elicitationTraces(root);
     const traceIt = (outcome: 'unsupported' | 'refused', code: string, message: string) =>
       traceRefusal(store, { channel: 'mcp', action: def.action, client, outcome, code, message, subject: about, atMs: ctx.now() });
     if (!clientCanElicit(server)) {
@@ -67,6 +66,7 @@ export async function runGate(mcp: McpServer, ctx: ToolContext, extra: ToolExtra
     let asked = false;
     let recovery: { message: string } | null = null;
     try {
+      const { recover } = await import('../../app/recover.js');
       recovery = await recover(root);
       const result = await body({
         root,

@@ -1,17 +1,12 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MIGRATE_SCHEMA } from '../../core/approval.js';
-import { migrateForm } from '../../core/form-render.js';
 import { backupRelPaths } from '../../io/layout.js';
 import { Progress } from '../progress.js';
-import { formPaths } from '../../app/gate-checks.js';
-import { figureFor } from '../../app/loads.js';
-import { migrateGate } from '../../app/migrate.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
-import { MODEL_ONLY_META } from '../plan-view.js';
 
 const migrateInput = {
   planId: z.string().optional().describe('The approved plan to apply (default: the current plan). Confirmation comes only from the human.'),
@@ -40,7 +35,6 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: migrateInput,
       outputSchema: migrateOutput,
       annotations: { title: 'Migrate instructions', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-      _meta: MODEL_ONLY_META,
     },
     async ({ planId }, extra) =>
       runGate(
@@ -55,6 +49,12 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.migrate, planId: typeof about.planId === 'string' ? about.planId : '', outcome, trace }),
         },
         async ({ root, ask, about }) => {
+          const [{ migrateForm }, { formPaths }, { figureFor }, { migrateGate }] = await Promise.all([
+            import('../../core/form-render.js'),
+            import('../../app/gate-checks.js'),
+            import('../../app/loads.js'),
+            import('../../app/migrate.js'),
+          ]);
           const progress = new Progress(extra);
           const gate = await migrateGate(
             root,

@@ -1,16 +1,10 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { OverrideSchema, ProblemSchema } from '../../schemas/plan.js';
-import { narrate } from '../narrate.js';
-import { propose } from '../../app/propose.js';
-import { recover } from '../../app/recover.js';
-import { planFacts, planText, proposeResult } from '../../app/facts.js';
-import { figureFor } from '../../app/loads.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './call-result.js';
 import { rel, traceDirName } from '../../io/layout.js';
 import { PLAN_VIEW_TOOL_META, planViewShape } from '../plan-view.js';
-import { planViewData } from '../../app/plan-view.js';
 import { leftoverShape, loadsShape, narrationShape, recoveryShape, truncatedShape } from './schemas.js';
 
 const proposeInput = {
@@ -87,6 +81,15 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
     },
     async ({ overrides, narrate: wantNarration, budgetChars }, extra) =>
       guarded(async () => {
+        // Loaded on first call, not at the server's start (docs/architecture.md, "What loads when").
+        const [{ narrate }, { propose }, { recover }, { planFacts, planText, proposeResult }, { figureFor }, { planViewData }] = await Promise.all([
+          import('../narrate.js'),
+          import('../../app/propose.js'),
+          import('../../app/recover.js'),
+          import('../../app/facts.js'),
+          import('../../app/loads.js'),
+          import('../../app/plan-view.js'),
+        ]);
         const root = await ctx.root();
         const recovery = await recover(root);
         const { plan, planFile, snapshot } = await propose(root, overrides);
@@ -102,11 +105,11 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
             timeoutMs: ctx.config.samplingTimeoutMs,
             enabled: wantNarration !== false,
           },
-          ctx.samplingTraces(root),
+          await ctx.samplingTraces(root),
         );
         const narration = { source: n.source, text: n.text, trace: n.trace ? rel(traceDirName('sampling'), n.trace) : null };
         const text = [recovery ? `Recovery: ${recovery.message}\n` : '', n.source === 'sampling' ? `${n.text}\n\n--- Facts ---\n${fallback}` : n.text].join('');
-        return success(text, { ...proposeResult(facts, narration, recovery), planView: planViewData(plan, snapshot.files, snapshot.filesTruncated) });
+        return success(text, { ...proposeResult(facts, narration, recovery), planView: planViewData(plan, snapshot) });
       }),
   );
 }

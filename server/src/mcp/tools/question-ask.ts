@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { questionSchema } from '../../core/gates.js';
-import { FORM_MAX_CHARS, questionForm } from '../../core/form-render.js';
 import { ErrorCode } from '../../core/errors.js';
 import { elicit } from '../elicit.js';
-import { saveQuestion } from '../../io/questions.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, guarded, refusal, success } from './call-result.js';
-import { MODEL_ONLY_META } from '../plan-view.js';
 
 const QUESTION_MAX_CHARS = 10_000;
 const ANSWER_MAX_CHARS = 100_000;
@@ -43,10 +40,10 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
       inputSchema: questionAskInput,
       outputSchema: questionAskOutput,
       annotations: { title: 'Ask the human', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-      _meta: MODEL_ONLY_META,
     },
     async ({ question }, extra) =>
       guarded(async () => {
+        const [{ FORM_MAX_CHARS, questionForm }, { saveQuestion }] = await Promise.all([import('../../core/form-render.js'), import('../../io/questions.js')]);
         const root = await ctx.root();
         const message = questionForm(question);
         if (message === null) {
@@ -59,7 +56,7 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
             { ...REFUSED.questionAsk },
           );
         }
-        const store = ctx.elicitationTraces(root);
+        const store = await ctx.elicitationTraces(root);
         const res = await elicit(
           mcp.server,
           extra,

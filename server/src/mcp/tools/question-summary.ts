@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { summarizeQuestions } from '../../io/questions.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './call-result.js';
 
@@ -29,6 +28,7 @@ export function registerQuestionSummaryTool(mcp: McpServer, ctx: ToolContext): v
     },
     async ({ limit }) =>
       guarded(async () => {
+        const { summarizeQuestions } = await import('../../io/questions.js');
         const root = await ctx.root();
         const s = await summarizeQuestions(root, limit === undefined ? {} : { limit });
         const note = s.skipped.length ? `\n# Skipped ${s.skipped.length} unreadable file(s): ${s.skipped.map((k) => `${k.file} (${k.reason})`).join('; ')}` : '';

@@ -7,13 +7,11 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../../core/approval.js';
 import { Progress } from '../progress.js';
-import { rollbackGate } from '../../app/rollback.js';
 import { ErrorCode } from '../../core/errors.js';
 import type { ToolContext } from '../context.js';
 import { REFUSED, refusal, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
-import { MODEL_ONLY_META } from '../plan-view.js';
 
 const rollbackInput = {
   migrationId: z.string().optional().describe('The migration to undo (default: the last one not rolled back). Confirmation comes only from the human.'),
@@ -42,7 +40,6 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
       inputSchema: rollbackInput,
       outputSchema: rollbackOutput,
       annotations: { title: 'Roll back migration', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-      _meta: MODEL_ONLY_META,
     },
     async ({ migrationId }, extra) =>
       runGate(
@@ -58,6 +55,7 @@ export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.rollback, migrationId: typeof about.migrationId === 'string' ? about.migrationId : null, outcome, trace }),
         },
         async ({ root, ask }) => {
+          const { rollbackGate } = await import('../../app/rollback.js');
           const progress = new Progress(extra);
           const gate = await rollbackGate(
             root,

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { clientCanElicit, clientIdentity } from '../elicit.js';
-import { workspaceStatus } from '../../app/status.js';
 import type { ToolContext } from '../context.js';
 import { guarded, success } from './call-result.js';
 
@@ -37,6 +36,7 @@ export function registerStatusTool(mcp: McpServer, ctx: ToolContext): void {
     },
     async () =>
       guarded(async () => {
+        const { workspaceStatus } = await import('../../app/status.js');
         const root = await ctx.root();
         const st = await workspaceStatus(root, ctx.config.approvalTtlMs, new Date(ctx.now()));
         const caps = { elicitation: clientCanElicit(mcp.server), sampling: Boolean(mcp.server.getClientCapabilities()?.sampling) };

@@ -1,0 +1,32 @@
+/**
+ * For tests and benchmarks that migrate with io/apply directly (no gate, no person): append the
+ * trace the migrate gate writes once a person confirms (action `migrate`, outcome `approved`,
+ * the migration id and plan SHA-256 in its subject), through the real trace store, so it
+ * authenticates with the per-user key of this process. Rollback and recovery act only on a
+ * migration with such a trace (io/migration-record). Not part of the CLI.
+ */
+import { appendGateTrace, gateTraceRecord } from '../app/gate-trace.js';
+import { TraceStore } from '../io/traces.js';
+import type { Plan } from '../schemas/plan.js';
+
+/** Record that a person confirmed migrating `plan` as `migrationId` (terminal channel). Returns the trace file name. */
+export async function confirmMigration(root: string, plan: Pick<Plan, 'planId' | 'sha256'>, migrationId: string): Promise<string> {
+  const now = Date.now();
+  const ref = await appendGateTrace(
+    new TraceStore(root, 'elicitation'),
+    gateTraceRecord({
+      channel: 'cli',
+      action: 'migrate',
+      client: { name: 'copilot-onboarding test', version: '0' },
+      message: `Confirm migration ${migrationId} of plan ${plan.planId}.`,
+      schema: {},
+      response: { confirmed: true, understood_risks: true },
+      outcome: 'approved',
+      subject: { planId: plan.planId, planSha256: plan.sha256, migrationId },
+      error: null,
+      startedMs: now,
+      endedMs: now,
+    }),
+  );
+  return ref.file;
+}
