@@ -40,7 +40,7 @@ const MUTANTS = [
   { name: 'approval-expiry', file: 'server/src/core/approval.ts', tests: ['test/e2e/gates.test.ts'], grep: 'when the approval expired' },
   { name: 'approval-used-once', file: 'server/src/core/approval.ts', tests: ['test/e2e/gates.test.ts'], grep: 'an approval is used once' },
   { name: 'rollback-newest-only', file: 'server/src/app/rollback.ts', tests: ['test/hostile/gate-edges.test.ts'], grep: 'an older migration is refused' },
-  { name: 'rollback-unchanged-since-asked', file: 'server/src/app/rollback.ts', tests: ['test/e2e/gates.test.ts'], grep: 'edited while the form is open' },
+  { name: 'rollback-unchanged-while-asked', file: 'server/src/app/rollback.ts', tests: ['test/e2e/gates.test.ts'], grep: 'edited while the form is open' },
   // The per-user trace key: only what this server wrote for this user is honoured.
   { name: 'approval-authenticated', file: 'server/src/core/approval.ts', tests: ['test/unit/approval.test.ts'], grep: 'does not authenticate with the per-user key' },
   { name: 'chain-mac', file: 'server/src/io/traces.ts', tests: ['test/hostile/trace-key.test.ts'], grep: 'an approve record appended after a decline' },
@@ -62,6 +62,22 @@ const MUTANTS = [
   { name: 'lock-write-recheck', file: 'server/src/io/lock.ts', tests: ['test/integration/state-writes.test.ts'], grep: 'the workspace lock' },
   { name: 'trace-write-recheck', file: 'server/src/app/gate-trace.ts', tests: ['test/integration/state-writes.test.ts'], grep: 'a gate trace' },
   { name: 'trace-resource-inside', file: 'server/src/io/traces.ts', tests: ['test/e2e/resources.test.ts'], grep: 'symlink out of the state folder' },
+  // Checks added by the undo and plan-view work (their tests, run alone).
+  { name: 'rollback-backup-unchanged-while-asked', file: 'server/src/app/rollback.ts', tests: ['test/e2e/gates.test.ts'], grep: 'backup manifest is replaced while the form is open' },
+  { name: 'rollback-no-unshown-edits', file: 'server/src/app/rollback.ts', tests: ['test/e2e/gates.test.ts'], grep: 'edited while the form is open' },
+  { name: 'backup-archive-confined', file: 'server/src/io/backup.ts', tests: ['test/integration/backup.test.ts'], grep: 'a symlink out before the archive is written' },
+  { name: 'backup-manifest-confined', file: 'server/src/io/backup.ts', tests: ['test/integration/backup.test.ts'], grep: 'between the archive and the manifest' },
+  { name: 'undo-confirmed-trace', file: 'server/src/io/migration-record.ts', tests: ['test/hostile/forged-migration.test.ts'], grep: 'MIGRATION_UNCONFIRMED' },
+  { name: 'recovery-saved-copy-inside-state', file: 'server/src/io/recovery.ts', tests: ['test/hostile/undo.test.ts'], grep: 'edited planted as a symlink to the workspace' },
+  { name: 'recovery-newest-only', file: 'server/src/io/recovery.ts', tests: ['test/hostile/undo.test.ts'], grep: 'for the older migration is refused over the live one' },
+  { name: 'recovery-journal-matches-plan', file: 'server/src/io/recovery.ts', tests: ['test/hostile/undo.test.ts'], grep: 'a journal whose operations name a path its plan does not touch' },
+  { name: 'recovery-done-manifest-matches-plan', file: 'server/src/io/recovery.ts', tests: ['test/hostile/undo.test.ts'], grep: 'a done journal whose manifest lists a path' },
+  { name: 'recovery-done-as-written', file: 'server/src/io/recovery.ts', tests: ['test/hostile/undo.test.ts'], grep: 'a done journal while a written file holds other bytes' },
+  { name: 'recovery-no-foreign-bytes', file: 'server/src/io/recovery.ts', tests: ['test/hostile/undo.test.ts'], grep: "never overwrites a person's edit" },
+  { name: 'rollback-saved-copy-confined', file: 'server/src/io/rollback.ts', tests: ['test/hostile/undo.test.ts'], grep: 'a saved-copy folder planted as a symlink' },
+  { name: 'undo-unlink-inside-workspace', file: 'server/src/io/undo.ts', tests: ['test/integration/migration.test.ts'], grep: 'never removes a created file through its folder swapped' },
+  { name: 'undo-keep-edited-created', file: 'server/src/io/undo.ts', tests: ['test/integration/migration.test.ts'], grep: 'keeps a created file someone rewrote meanwhile' },
+  { name: 'model-only-for-apps', file: 'server/src/mcp/server.ts', tests: ['test/e2e/plan-view.test.ts'], grep: 'a tool call from an app' },
   // What a person reads: untrusted text escaped and bounded; no hidden character in a glob that is written.
   { name: 'applyto-unsafe-chars', file: 'server/src/core/overrides.ts', tests: ['test/hostile/overrides.test.ts'], grep: 'applyTo (with|ending)' },
   { name: 'sanitize-escapes', file: 'server/src/core/sanitize.ts', tests: ['test/unit/form-render.test.ts'], grep: 'escapes controls, bidi and separators' },
@@ -82,7 +98,7 @@ function findMarker(text, m) {
 function mutateLine(line) {
   const code = line.slice(0, line.indexOf('// safety:'));
   const at = code.search(/\bif \(/);
-  if (at >= 0 && /^\s*(\}\s*else\s+)?if \($/.test(code.slice(0, at + 4))) {
+  if (at >= 0 && /^\s*(\}?\s*else\s+)?if \($/.test(code.slice(0, at + 4))) {
     let depth = 0;
     for (let i = at + 3; i < code.length; i++) {
       if (code[i] === '(') depth++;
@@ -91,6 +107,8 @@ function mutateLine(line) {
     return null;
   }
   if (/;\s*$/.test(code)) return `// mutant: ${line}`;
+  // A chained call on its own line (`.map((t) => f(t)),`): the call is dropped.
+  if (/^\s*\.\w+\(.*\),?\s*$/.test(code)) return `// mutant: ${line}`;
   return null;
 }
 

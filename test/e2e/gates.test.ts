@@ -10,6 +10,7 @@ import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { harnessesPerTest, textOf, type ElicitScript, type Harness } from '../helpers/harness.js';
 import { digest, exampleWorkspace, readTraces } from '../helpers/workspace.js';
 import { verifyChain } from '../../server/src/io/traces.js';
+import { canonicalJson, sha256Hex } from '../../server/src/core/canonical.js';
 import { commitRollback, prepareRollback } from '../../server/src/app/rollback.js';
 
 const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
@@ -304,6 +305,29 @@ describe('rollback', () => {
     expect(r.isError).toBe(true);
     expect(await digest(hh.root)).toEqual(before);
     expect((await readTraces(hh.root)).at(-1)).toMatchObject({ action: 'rollback', outcome });
+  });
+
+  it('refuses when the backup manifest is replaced while the form is open, even by one that still matches the plan', async () => {
+    let root = '';
+    let manifestAbs = '';
+    const replaceInsideForm: ElicitScript = async () => {
+      // Still a valid backup of the same plan (re-sealed with the public formula), just not the one the question named.
+      const m = JSON.parse(await fsp.readFile(manifestAbs, 'utf8')) as Record<string, unknown>;
+      m.createdAt = '2000-01-01T00:00:00.000Z';
+      delete m.sha256;
+      m.sha256 = sha256Hex(canonicalJson(m));
+      await fsp.writeFile(manifestAbs, JSON.stringify(m));
+      return YES_ROLLBACK;
+    };
+    const { hh } = await migrated([replaceInsideForm]);
+    root = hh.root;
+    const backups = path.join(root, '.copilot-state/backups');
+    manifestAbs = path.join(backups, (await fsp.readdir(backups)).find((f) => f.endsWith('.manifest.json'))!);
+    const after = await digest(root);
+    const r = await hh.call('onboarding_rollback', {});
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/Not rolled back: the backup of migration \S+ changed while the question was open/);
+    expect(await digest(root)).toEqual(after);
   });
 
   it('refuses when a migrated file is edited while the form is open (re-checked before acting); the next form lists the edit', async () => {

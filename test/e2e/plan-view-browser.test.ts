@@ -1,24 +1,29 @@
 /**
- * The plan view in headless Chromium (Debian's `chromium`; puppeteer-core drives it), hosted by a
- * minimal host-side bridge written here after SEP-1865 (the extension's own host library needs a
- * newer SDK than ours): the view sends ui/initialize, gets a host context (theme and style
- * variables), says initialized, and renders the tool-result notification carrying the real
- * structuredContent of onboarding_propose. Checked: the handshake, every file and glob of the plan
- * in the rendered text, the short hash the approve form shows, no tool call or other request from
- * the view (a write tool call would be refused by the bridge and fail the test), the diff of the
- * repository-wide file as rendered (each moved line under the file it moves to; hostile text shown
- * literally, no element made from it), and light and dark screenshots of the view and of its diff
- * kept under test-artifacts/plan-view/ (gitignored).
+ * The plan view in headless Chromium (Debian's `chromium`; puppeteer-core drives it), hosted by the
+ * extension's own host-side bridge (`AppBridge` of `@modelcontextprotocol/ext-apps` 2.0.4, pinned):
+ * the view sends ui/initialize, gets a host context (theme and style variables), says initialized,
+ * and renders the tool-result notification carrying the real structuredContent of
+ * onboarding_propose. Checked: the handshake, every file and glob of the plan in the rendered text,
+ * the short hash the approve form shows, no tool call or other request from the view, the diff of
+ * the repository-wide file as rendered (each moved line under the file it moves to; hostile text
+ * shown literally, no element made from it), and light and dark screenshots of the view and of its
+ * diff kept under test-artifacts/plan-view/ (gitignored). A test-only page calls every write tool
+ * through the same bridge, which forwards an app's call only as a SEP-1865 host does: refused,
+ * nothing written.
  * Skipped, with a message, where no Chromium binary is installed (`apt-get install -y chromium`).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import puppeteer, { type Browser } from 'puppeteer-core';
+import { build } from 'esbuild';
 import { connect, removeWorkspace, tempWorkspace } from '../helpers/harness.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
 import { monolithWorkspace, syntheticMonolith } from '../helpers/monolith.js';
-import { PLAN_VIEW_HTML } from '../../server/src/mcp/plan-view.js';
+import { PLAN_VIEW_HTML } from '../../server/src/mcp/plan-view-html.js';
+import { APPS_EXTENSION, PLAN_VIEW_MIME } from '../../server/src/mcp/plan-view.js';
+import { appCallForwarder, yesToEveryForm } from '../helpers/app-host.js';
+import { treeDigest } from '../helpers/fixtures.js';
 import type { PlanViewData } from '../../server/src/app/plan-view.js';
 
 const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
@@ -37,36 +42,48 @@ interface Seen {
 
 /**
  * The host page: an iframe with the view (opaque origin, scripts only) and the host side of the
- * bridge, `runHost(html, structuredContent, theme)`, which resolves with every message the view sent.
+ * bridge, the extension's own `AppBridge` over its `PostMessageTransport` (bundled for the browser
+ * by esbuild, see `bridgeBundle`). `runHost(html, structuredContent, theme)` connects the bridge,
+ * loads the page, sends the tool result once the view says initialized, and resolves with every
+ * message the view sent. An app's tools/call goes to `hostCallTool` (a function of the test, see
+ * `appCalls`), which applies the SEP-1865 host rule and forwards to the real server.
  * Browser code is kept in this page (the test program has no DOM types).
  */
-const HOST = `<!DOCTYPE html><html><body style="margin:0"><iframe id="v" sandbox="allow-scripts" style="width:900px;height:700px;border:0"></iframe>
+const hostPage = (bundle: string) => `<!DOCTYPE html><html><body style="margin:0"><iframe id="v" sandbox="allow-scripts" style="width:900px;height:700px;border:0"></iframe>
+<script>${bundle}</script>
 <script>
-function runHost(html, sc, theme) {
-  return new Promise(function (resolve, reject) {
-    var frame = document.getElementById('v');
-    var fromView = [];
-    function send(m) { frame.contentWindow.postMessage(Object.assign({ jsonrpc: '2.0' }, m), '*'); }
-    var timer = setTimeout(function () { reject(new Error('no handshake; the view sent ' + JSON.stringify(fromView))); }, 10000);
-    window.addEventListener('message', function (ev) {
-      if (ev.source !== frame.contentWindow) return;
-      var m = ev.data;
-      fromView.push(m);
-      if (m.method === 'ui/initialize') {
-        send({ id: m.id, result: { protocolVersion: '2026-01-26', hostInfo: { name: 'test-host', version: '1' }, hostCapabilities: { serverTools: {} },
-          hostContext: { theme: theme, displayMode: 'inline', styles: { variables: { '--font-sans': 'DejaVu Sans, sans-serif' } } } } });
-      } else if (m.method === 'ui/notifications/initialized') {
-        send({ method: 'ui/notifications/tool-result', params: { content: [], structuredContent: sc } });
-        setTimeout(function () { clearTimeout(timer); resolve(fromView); }, 300);
-      } else if (m.id !== undefined) {
-        // A host refuses app calls to model-only tools; this host refuses every request.
-        send({ id: m.id, error: { code: -32601, message: 'refused: ' + m.method } });
-      }
-    });
-    frame.srcdoc = html;
-  });
+async function runHost(html, sc, theme) {
+  var frame = document.getElementById('v');
+  var fromView = [];
+  window.addEventListener('message', function (ev) { if (ev.source === frame.contentWindow) fromView.push(ev.data); });
+  var bridge = new ExtApps.AppBridge(null, { name: 'test-host', version: '1' }, { serverTools: {} },
+    { hostContext: { theme: theme, displayMode: 'inline', styles: { variables: { '--font-sans': 'DejaVu Sans, sans-serif' } } } });
+  bridge.oncalltool = function (params) { return window.hostCallTool(params); };
+  var initialized = new Promise(function (resolve) { bridge.oninitialized = resolve; });
+  await bridge.connect(new ExtApps.PostMessageTransport(frame.contentWindow, frame.contentWindow));
+  frame.srcdoc = html;
+  var timer;
+  await Promise.race([initialized, new Promise(function (_, reject) { timer = setTimeout(function () { reject(new Error('no handshake; the view sent ' + JSON.stringify(fromView))); }, 10000); })]);
+  clearTimeout(timer);
+  if (sc) await bridge.sendToolResult({ content: [], structuredContent: sc });
+  await new Promise(function (resolve) { setTimeout(resolve, 300); });
+  return fromView;
 }
 </script></body></html>`;
+
+/** The extension's host side for the browser: AppBridge and PostMessageTransport as one script defining `ExtApps`. */
+async function bridgeBundle(): Promise<string> {
+  const r = await build({
+    stdin: { contents: "export { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';", resolveDir: path.resolve(import.meta.dirname, '../..'), loader: 'js' },
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    globalName: 'ExtApps',
+    write: false,
+    logLevel: 'error',
+  });
+  return r.outputFiles[0]!.text.replace(/<\/script/gi, '<\\/script');
+}
 
 const READ_VIEW = `({ text: document.body.innerText, hashLine: document.getElementById('hash').textContent,
   paths: [...document.querySelectorAll('[data-path]')].map((e) => e.getAttribute('data-path')),
@@ -74,12 +91,18 @@ const READ_VIEW = `({ text: document.body.innerText, hashLine: document.getEleme
   diff: [...document.getElementById('diff').children].map((e) => e.innerText),
   elements: document.querySelectorAll('img,a,iframe,object,embed,form,input,button,script:not(:first-of-type)').length })`;
 
-async function hostView(browser: Browser, structuredContent: unknown, theme: 'light' | 'dark', shot: string): Promise<Seen> {
+type CallTool = (params: { name: string; arguments?: Record<string, unknown> }) => Promise<unknown>;
+const refuseAll: CallTool = async (params) => {
+  throw new Error(`the plan view called ${params.name}`);
+};
+
+async function hostView(browser: Browser, bundle: string, structuredContent: unknown, theme: 'light' | 'dark', shot: string, callTool: CallTool = refuseAll): Promise<Seen> {
   const page = await browser.newPage();
   try {
     await page.setViewport({ width: 900, height: 700 });
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: theme }]);
-    await page.setContent(HOST);
+    await page.exposeFunction('hostCallTool', callTool);
+    await page.setContent(hostPage(bundle));
     const fromView = (await page.evaluate(`runHost(${JSON.stringify(PLAN_VIEW_HTML)}, ${JSON.stringify(structuredContent)}, ${JSON.stringify(theme)})`)) as Seen['fromView'];
     const frame = page.frames().find((f) => f !== page.mainFrame())!;
     const rendered = (await frame.evaluate(READ_VIEW)) as Omit<Seen, 'fromView'>;
@@ -109,6 +132,25 @@ async function hostileExample(): Promise<string> {
   return root;
 }
 
+const WRITERS = ['onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'question_ask'];
+
+/** A test-only view that, once initialized, calls every write tool through the host and shows each answer. */
+const PROBE = `<!DOCTYPE html><html><body><pre id="out">{}</pre><script>
+var names = ${JSON.stringify(WRITERS)}, results = {};
+function post(m) { parent.postMessage(Object.assign({ jsonrpc: '2.0' }, m), '*'); }
+window.addEventListener('message', function (ev) {
+  var m = ev.data; if (!m || m.jsonrpc !== '2.0') return;
+  if (m.id === 1 && !m.method) {
+    post({ method: 'ui/notifications/initialized', params: {} });
+    names.forEach(function (n, i) { post({ id: 10 + i, method: 'tools/call', params: { name: n, arguments: n === 'question_ask' ? { question: 'Which test runner?' } : {} } }); });
+  } else if (typeof m.id === 'number' && m.id >= 10 && !m.method) {
+    results[names[m.id - 10]] = m.error ? 'error: ' + m.error.message : 'result: ' + JSON.stringify(m.result).slice(0, 200);
+    document.getElementById('out').textContent = JSON.stringify(results);
+  }
+});
+post({ id: 1, method: 'ui/initialize', params: { protocolVersion: '2026-01-26', appInfo: { name: 'probe', version: '1' }, appCapabilities: {} } });
+</script></body></html>`;
+
 async function proposeResult(root: string): Promise<{ sha256: string; planView: PlanViewData; loads: { line: string } | null }> {
   const h = await connect({ root });
   try {
@@ -122,8 +164,10 @@ async function proposeResult(root: string): Promise<{ sha256: string; planView: 
 
 describe.skipIf(!CHROMIUM)('plan view in headless Chromium', () => {
   let browser: Browser;
+  let bundle: string;
   const roots: string[] = [];
   beforeAll(async () => {
+    bundle = await bridgeBundle();
     browser = await puppeteer.launch({
       executablePath: CHROMIUM!,
       headless: true,
@@ -136,6 +180,39 @@ describe.skipIf(!CHROMIUM)('plan view in headless Chromium', () => {
     for (const r of roots) removeWorkspace(r);
   });
 
+  it('an app calling approve, migrate, rollback or question_ask through the bridge is refused: no form, no file or trace changes', async () => {
+    const root = exampleWorkspace();
+    roots.push(root);
+    const h = await connect({ root, caps: { elicitation: {}, extensions: { [APPS_EXTENSION]: { mimeTypes: [PLAN_VIEW_MIME] } } }, elicit: Array.from({ length: 20 }, () => yesToEveryForm) });
+    try {
+      // The model proposes and the person approves: a migrate call would now write the files.
+      expect((await h.call('onboarding_propose', { narrate: false })).isError).toBeFalsy();
+      expect((await h.call('onboarding_approve', {})).structuredContent).toMatchObject({ approved: true });
+      const shown = h.shown.length;
+      const files = await treeDigest(root);
+      const state = await treeDigest(path.join(root, '.copilot-state'));
+      const calls: Array<{ name: string; forwarded: boolean }> = [];
+      const page = await browser.newPage();
+      try {
+        await page.exposeFunction('hostCallTool', appCallForwarder(h.client, calls));
+        await page.setContent(hostPage(bundle));
+        await page.evaluate(`runHost(${JSON.stringify(PROBE)}, null, 'light')`);
+        const frame = page.frames().find((f) => f !== page.mainFrame())!;
+        await frame.waitForFunction(`Object.keys(JSON.parse(document.getElementById('out').textContent)).length === ${WRITERS.length}`, { timeout: 30_000 });
+        const results = JSON.parse((await frame.evaluate(`document.getElementById('out').textContent`)) as string) as Record<string, string>;
+        for (const name of WRITERS) expect(results[name], name).toMatch(new RegExp(`^error: .*${name} is not callable by apps`));
+      } finally {
+        await page.close();
+      }
+      expect(calls).toEqual(WRITERS.map((name) => ({ name, forwarded: false })));
+      expect(h.shown.length).toBe(shown);
+      expect(await treeDigest(root)).toEqual(files);
+      expect(await treeDigest(path.join(root, '.copilot-state'))).toEqual(state);
+    } finally {
+      await h.close();
+    }
+  }, 120_000);
+
   it.each([
     ['the bundled example', 'example', async () => exampleWorkspace()],
     ['a 100 KiB synthetic monolith', 'monolith-100k', async () => monolithWorkspace(await syntheticMonolith(100 * 1024))],
@@ -145,7 +222,7 @@ describe.skipIf(!CHROMIUM)('plan view in headless Chromium', () => {
     roots.push(root);
     const sc = await proposeResult(root);
     for (const theme of ['light', 'dark'] as const) {
-      const seen = await hostView(browser, sc, theme, `${slug}-${theme}.png`);
+      const seen = await hostView(browser, bundle, sc, theme, `${slug}-${theme}.png`);
       const methods = seen.fromView.map((m) => m.method);
       expect(methods.slice(0, 2)).toEqual(['ui/initialize', 'ui/notifications/initialized']);
       expect(seen.fromView[0]!.params).toMatchObject({ protocolVersion: '2026-01-26', appInfo: { name: expect.any(String) } });

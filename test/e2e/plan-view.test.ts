@@ -9,14 +9,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest, textOf, type ElicitParams } from '../helpers/harness.js';
-import { hostApp, visibilityOf } from '../helpers/app-host.js';
+import { harnessesPerTest, textOf } from '../helpers/harness.js';
+import { hostApp, visibilityOf, yesToEveryForm } from '../helpers/app-host.js';
 import { treeDigest } from '../helpers/fixtures.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
 import { loadPlan } from '../../server/src/io/plans.js';
 import { REPO_WIDE_PATH, splitApplyTo } from '../../server/src/core/copilot-format.js';
 import { PLAN_VIEW_LINE } from '../../server/src/core/form-render.js';
-import { APPS_EXTENSION, PLAN_VIEW_HTML, PLAN_VIEW_MIME, PLAN_VIEW_URI } from '../../server/src/mcp/plan-view.js';
+import { APPS_EXTENSION, PLAN_VIEW_MIME, PLAN_VIEW_URI } from '../../server/src/mcp/plan-view.js';
+import { PLAN_VIEW_HTML } from '../../server/src/mcp/plan-view-html.js';
 import type { PlanViewData } from '../../server/src/app/plan-view.js';
 
 const harnesses = harnessesPerTest();
@@ -37,12 +38,8 @@ describe('plan view (MCP Apps)', () => {
 
   it('a tool call from an app (through the extension\'s AppBridge, as a host forwards it) is refused: no form, no file, no trace changes', async () => {
     // The worst case: a person who answers yes to every form the server shows.
-    const yes = (p: ElicitParams) => {
-      const props = ((p as { requestedSchema?: { properties?: Record<string, { type?: string; enum?: string[] }> } }).requestedSchema?.properties ?? {}) as Record<string, { type?: string; enum?: string[] }>;
-      return { action: 'accept' as const, content: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.type === 'boolean' ? true : v.enum?.[0] ?? (v.type === 'number' || v.type === 'integer' ? 1 : 'yes')])) };
-    };
     const root = exampleWorkspace();
-    const h = await harnesses.open({ root, caps: APPS_CAPS, elicit: Array.from({ length: 20 }, () => yes) });
+    const h = await harnesses.open({ root, caps: APPS_CAPS, elicit: Array.from({ length: 20 }, () => yesToEveryForm) });
     // The model proposes and the person approves, so a migrate call would now write the files.
     expect((await h.call('onboarding_propose', { narrate: false })).isError).toBeFalsy();
     const approved = await h.call('onboarding_approve', {});

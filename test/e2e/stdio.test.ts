@@ -8,6 +8,8 @@ import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelco
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { removeWorkspace, tempWorkspace } from '../helpers/harness.js';
 import { verifyChain } from '../../server/src/io/traces.js';
+import { PLAN_VIEW_URI } from '../../server/src/mcp/plan-view.js';
+import { PLAN_VIEW_HTML } from '../../server/src/mcp/plan-view-html.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../dist/index.js');
 let root: string;
@@ -63,6 +65,9 @@ describe('stdio server (built binary)', () => {
     await listChanged;
     const names = (await client.listTools()).tools.map((t) => t.name);
     expect(names).toContain('question_ask');
+    // The plan view's page is a chunk of its own in the bundle, loaded when the resource is read.
+    const view = (await client.readResource({ uri: PLAN_VIEW_URI })).contents[0] as { text?: string };
+    expect(view.text).toBe(PLAN_VIEW_HTML);
     const r = await client.callTool({ name: 'question_ask', arguments: { question: 'Which test runner?' } });
     expect(r.structuredContent).toMatchObject({ answer: 'Use vitest: "always".' });
     expect(shown).toEqual(['Which test runner?']);

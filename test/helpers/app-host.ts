@@ -10,7 +10,8 @@
 import { App } from '@modelcontextprotocol/ext-apps';
 import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitParams } from './harness.js';
 
 type Message = Parameters<NonNullable<LinkedTransport['onmessage']>>[0];
 
@@ -41,17 +42,29 @@ export interface AppHost {
 export const visibilityOf = (t: { _meta?: Record<string, unknown> }): string[] =>
   ((t._meta?.ui as { visibility?: string[] } | undefined)?.visibility ?? ['model', 'app']);
 
-export async function hostApp(client: Client): Promise<AppHost> {
-  const calls: AppHost['calls'] = [];
-  const bridge = new AppBridge(null, { name: 'test-host', version: '1' }, { serverTools: {} });
-  bridge.oncalltool = async (params) => {
+/** The host's rule for an app's tools/call: forward it only when the listed tool includes "app" in its visibility. */
+export function appCallForwarder(client: Client, calls: AppHost['calls'] = []) {
+  return async (params: { name: string; arguments?: Record<string, unknown> }): Promise<CallToolResult> => {
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === params.name);
     const forwarded = !!tool && visibilityOf(tool).includes('app');
     calls.push({ name: params.name, forwarded });
     if (!forwarded) throw new Error(`${params.name} is not callable by apps (visibility ${JSON.stringify(tool ? visibilityOf(tool) : null)})`);
-    return (await client.callTool({ name: params.name, arguments: params.arguments })) as CallToolResult as never;
+    return (await client.callTool({ name: params.name, arguments: params.arguments })) as CallToolResult;
   };
+}
+
+/** A person who answers yes to every form: true for a boolean, the first choice, a number 1, otherwise "yes". */
+export function yesToEveryForm(p: ElicitParams): ElicitResult {
+  const props = ((p as { requestedSchema?: { properties?: Record<string, { type?: string; enum?: string[] }> } }).requestedSchema?.properties ?? {}) as Record<string, { type?: string; enum?: string[] }>;
+  return { action: 'accept', content: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, v.type === 'boolean' ? true : (v.enum?.[0] ?? (v.type === 'number' || v.type === 'integer' ? 1 : 'yes'))])) };
+}
+
+export async function hostApp(client: Client): Promise<AppHost> {
+  const calls: AppHost['calls'] = [];
+  const bridge = new AppBridge(null, { name: 'test-host', version: '1' }, { serverTools: {} });
+  const forward = appCallForwarder(client, calls);
+  bridge.oncalltool = async (params) => (await forward(params)) as never;
   const hostEnd = new LinkedTransport();
   const appEnd = new LinkedTransport();
   hostEnd.other = appEnd;

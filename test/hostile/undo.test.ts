@@ -324,3 +324,76 @@ describe("rollback never loses a person's edit", () => {
     expect(readFileSync(path.join(ctx.sb.root, created), 'utf8')).toBe('mine\n');
   });
 });
+
+describe('recovery checks that each have a case of their own', () => {
+  /** A migration that finished writing but was killed before onboarding.json recorded it: its `done` journal is left. */
+  async function doneButUnrecorded() {
+    const ctx = await migratedExample([]);
+    const stateAbs = path.join(ctx.sb.root, STATE, 'onboarding.json');
+    const state = await readJson<{ migrations: unknown[] }>(stateAbs);
+    state.migrations.pop();
+    write(ctx.sb.root, `${STATE}/onboarding.json`, JSON.stringify(state, null, 2));
+    write(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, 'migrate', 'done')));
+    return { ...ctx, stateAbs };
+  }
+
+  it('a done journal whose manifest lists a path its plan does not touch is not recorded: nothing touched, the journal kept', async () => {
+    const ctx = await doneButUnrecorded();
+    rewriteManifest(ctx.manifestAbs, (m) => {
+      (m.written as Array<Record<string, unknown>>).push({ path: 'package.json', op: 'modify', size: 2, sha256: sha256('{}') });
+    });
+    const before = guard(ctx.sb);
+    const state = readFileSync(ctx.stateAbs);
+    const said: string[] = [];
+    await recoverAtStart(ctx.sb.root, (m) => said.push(m));
+    expect(said.join('\n')).toMatch(/did not complete: .*package\.json, which the plan does not touch/);
+    expect(readFileSync(ctx.stateAbs)).toEqual(state);
+    expect(existsSync(path.join(ctx.sb.root, JOURNAL))).toBe(true);
+    expect(wsDigest(ctx.sb.root)).toEqual(before.ws);
+  });
+
+  it('a done journal while a written file holds other bytes: needs a person naming it, not recorded as migrated', async () => {
+    const ctx = await doneButUnrecorded();
+    const created = ctx.manifest.creates[0]!;
+    write(ctx.sb.root, created, 'a person rewrote this file\n');
+    const state = readFileSync(ctx.stateAbs);
+    const st = expectOk(await ctx.h.call('onboarding_status', {}));
+    expect(st.pendingRecovery).toMatch(/Recovery needs a person: .*says the migration finished while/);
+    expect(st.pendingRecovery).toContain(created);
+    expect(readFileSync(ctx.stateAbs)).toEqual(state);
+    expect(existsSync(path.join(ctx.sb.root, JOURNAL))).toBe(true);
+  });
+
+  it('a journal whose operations name a path its plan does not touch is refused before any clean-up: the backup and that folder stay', async () => {
+    const ctx = await doneButUnrecorded();
+    const j = journalFor(ctx, 'migrate', 'backing-up');
+    const orders = readFileSync(path.join(ctx.sb.root, 'src/orders.ts'));
+    j.ops.push({ op: 'modify', path: 'src/orders.ts', previousSha256: sha256(orders), sha256: sha256(orders) });
+    write(ctx.sb.root, JOURNAL, JSON.stringify(j));
+    // A file named like a side file in the folder the forged operation names (a side file is removed by a clean-up).
+    write(ctx.sb.root, 'src/.co-stage-0123456789abcdef.tmp', 'not ours\n');
+    const before = guard(ctx.sb);
+    const st = expectOk(await ctx.h.call('onboarding_status', {}));
+    expect(st.pendingRecovery).toMatch(/Recovery needs a person: .*src\/orders\.ts, which the plan does not touch/);
+    expect(wsDigest(ctx.sb.root)).toEqual(before.ws);
+    expect(readFileSync(path.join(ctx.sb.root, 'src/.co-stage-0123456789abcdef.tmp'), 'utf8')).toBe('not ours\n');
+    expect(existsSync(ctx.manifestAbs)).toBe(true); // the backup of a migration that did change the files
+    expect(existsSync(path.join(ctx.sb.root, JOURNAL))).toBe(true);
+  });
+
+  it("a rollback journal with backups/<id>.edited planted as a symlink to the workspace: the live file is no saved copy, the person's edit stays", async () => {
+    const ctx = await migratedExample([]);
+    const created = ctx.manifest.creates[0]!;
+    write(ctx.sb.root, created, 'mine\n');
+    // `<id>.edited/<path>` now resolves to the live file itself, which "holds" the edit byte for byte.
+    symlinkSync(ctx.sb.root, path.join(ctx.sb.root, STATE, 'backups', `${ctx.migrationId}.edited`));
+    write(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, 'rollback', 'rolling-back')));
+    const before = guard(ctx.sb);
+    const said: string[] = [];
+    await recoverAtStart(ctx.sb.root, (m) => said.push(m));
+    expect(said.join('\n')).toMatch(/needs a person/);
+    expect(said.join('\n')).toContain(created);
+    expect(readFileSync(path.join(ctx.sb.root, created), 'utf8')).toBe('mine\n');
+    expect(wsDigest(ctx.sb.root)).toEqual(before.ws);
+  });
+});

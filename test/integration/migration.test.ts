@@ -3,7 +3,7 @@
  * The central property: migrate followed by rollback is the identity on the workspace
  * (bytes, modes and folders), for generated workspaces and plans.
  */
-import { mkdtempSync, promises as fsp, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, promises as fsp, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -366,6 +366,20 @@ describe('migrate and rollback on a fixed workspace', () => {
     await migrate(root, plan(), { migrationId: 'm2' });
   });
 
+  it('the in-process undo of a failed migration keeps a created file someone rewrote meanwhile (no person was asked)', async () => {
+    const err = await migrate(root, plan(), {
+      migrationId: 'm1',
+      crashAt: (p) => {
+        if (p !== 'dirs-synced') return;
+        writeFileSync(path.join(root, TEST), 'written by someone while the migration ran\n');
+        throw new Error('injected at dirs-synced');
+      },
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ message: expect.stringMatching(/injected at dirs-synced/) });
+    expect(readFileSync(path.join(root, TEST), 'utf8')).toBe('written by someone while the migration ran\n');
+    expect(existsSync(path.join(root, TS))).toBe(false);
+  });
+
   it('lists the files edited since the migration, then rolls back over them', async () => {
     const pre = await tree(root);
     await migrateConfirmed(root, plan(), { migrationId: 'm1' });
@@ -380,6 +394,21 @@ describe('migrate and rollback on a fixed workspace', () => {
     expect(r.restored.sort()).toEqual([MONO, OLD].sort());
     expect(r.removedDirs).toEqual(['.github/instructions']);
     expect(await tree(root)).toEqual(pre);
+  });
+
+  it('rollback never removes a created file through its folder swapped for a symlink out of the workspace', async () => {
+    await migrateConfirmed(root, plan(), { migrationId: 'm1' });
+    const outside = tempDir('co-unlink-out-');
+    try {
+      const dir = path.join(root, '.github/instructions');
+      await fsp.cp(dir, outside, { recursive: true });
+      await fsp.rm(dir, { recursive: true });
+      await fsp.symlink(outside, dir);
+      await expect(rollback(root, 'm1')).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+      expect((await fsp.readdir(outside)).sort()).toEqual([path.basename(TEST), path.basename(TS)].sort());
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('leaves a created folder that now holds someone else’s file', async () => {

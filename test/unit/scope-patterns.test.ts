@@ -123,6 +123,26 @@ describe('scope patterns', () => {
     expect(r.evidence.join('\n')).toContain('×2');
   });
 
+  it('4b. a folder the heading names and the body writes as a path is the scope, whatever generic words the heading has', () => {
+    const files = ['analyzer/go.mod', 'analyzer/scan.go', 'transx/go.mod', 'transx/copy.go', 'pkg/core/common/util.go', 'docs/rules/severity.md', '.github/agents/review.agent.md', 'main.go'];
+    const lines = ['- Keep functions small.', '- Log with the shared logger.', '- Return wrapped errors.', '- Prefer table tests.', '- Avoid globals.'];
+    // "Analyzer Module Instructions" is generic words around one name; the body says `analyzer/`.
+    const analyzer = heading('Analyzer Module Instructions', ['This directory (`analyzer/`) holds the file system scanner.', ...lines].join('\n'), files);
+    expect(analyzer.applyTo).toEqual(['analyzer/**']);
+    expect(analyzer.evidence.join('\n')).toContain('names Analyzer and the body writes "analyzer/"');
+    // A path below the folder names it too (`transx/go.mod`).
+    expect(heading('`transx` Library Instructions', ['Add dependencies to `transx/go.mod`, not the root one.', ...lines].join('\n'), files).applyTo).toEqual(['transx/**']);
+    // Path evidence outranks the topic the heading names: Python bindings in `python/` of a Go project.
+    const py = ['python/pyproject.toml', 'python/hudi/__init__.py', 'python/tests/test_table.py', 'scripts/release.py', 'main.go'];
+    expect(heading('Python', ['Build the bindings in `python/` with maturin.', ...lines].join('\n'), py).applyTo).toEqual(['python/**']);
+    expect(heading('Python', lines.join('\n'), py).applyTo).toEqual(['**/*.py']);
+    // The heading word alone, with the folder never written in the body, is not enough.
+    expect(heading('Analyzer Module Instructions', lines.join('\n'), files).applyTo).toBeNull();
+    // Generic words (Rule/Rules) and hidden folders named by a word (GitHub / .github/) are no such evidence.
+    expect(heading('Rule guidelines', ['See `docs/rules/` for the list.', ...lines].join('\n'), files).applyTo).toBeNull();
+    expect(heading('GitHub Copilot Notes', ['Agents live in `.github/agents/`.', ...lines].join('\n'), files).applyTo).toBeNull();
+  });
+
   it('5. headingless bullet rules after an intro line are grouped by topic', () => {
     const text = [
       'Rules for this repository:',

@@ -43,14 +43,16 @@ async function resolveMigrationId(root: string, migrationId: string | undefined)
   if (newest === null) {
     throw new OnboardingError(ErrorCode.NO_MIGRATION, `There is no migration to roll back${migrationId ? ` (${migrationId} is not a live migration)` : ''}.`, { next: 'Nothing to do.' });
   }
-  if (migrationId !== undefined && migrationId !== newest) { // safety: rollback-newest-only
-    throw new OnboardingError(
-      ErrorCode.NO_MIGRATION,
-      `Migration ${migrationId} cannot be rolled back: only the newest migration not yet rolled back (${newest}) can be. Nothing was changed.`,
-      { next: `Roll back ${newest} (omit the id), or restore older files from version control.` },
-    );
-  }
+  if (migrationId !== undefined && migrationId !== newest) throw notNewest(migrationId, newest); // safety: rollback-newest-only
   return newest;
+}
+
+function notNewest(migrationId: string, newest: string): OnboardingError {
+  return new OnboardingError(
+    ErrorCode.NO_MIGRATION,
+    `Migration ${migrationId} cannot be rolled back: only the newest migration not yet rolled back (${newest}) can be. Nothing was changed.`,
+    { next: `Roll back ${newest} (omit the id), or restore older files from version control.` },
+  );
 }
 
 /** The newest migration with rolledBackAt unset; when onboarding.json is unreadable, the newest manifest on disk. */
@@ -127,18 +129,22 @@ export async function rollbackGate<A extends GateAnswer>(
   if (!answer.confirmed) return { kind: 'not-confirmed', prep, answer };
   const current = await prepareRollback(root, migrationId);
   const reason = changedSince(prep, current);
-  if (reason) return { kind: 'changed', prep, answer, current, reason }; // safety: rollback-unchanged-since-asked
+  if (reason) return { kind: 'changed', prep, answer, current, reason }; // safety: rollback-unchanged-while-asked
   const done = await commitRollback(root, current, opts);
   return { kind: 'rolled-back', prep, answer, ...done };
 }
 
+function manifestChanged(asked: PreparedRollback, current: PreparedRollback): string {
+  return current.migrationId !== asked.migrationId
+    ? `the migration to undo is now ${current.migrationId}, not ${asked.migrationId} as the question said.`
+    : `the backup of migration ${asked.migrationId} changed while the question was open.`;
+}
+
 /** Why `current` is not what the human was asked about, or null when it is. */
 function changedSince(asked: PreparedRollback, current: PreparedRollback): string | null {
-  if (current.migrationId !== asked.migrationId) {
-    return `the migration to undo is now ${current.migrationId}, not ${asked.migrationId} as the question said.`;
-  }
-  if (current.manifest.sha256 !== asked.manifest.sha256) return `the backup of migration ${asked.migrationId} changed while the question was open.`;
+  // (another migration has another manifest: its id is inside it)
+  if (current.manifest.sha256 !== asked.manifest.sha256) return manifestChanged(asked, current); // safety: rollback-backup-unchanged-while-asked
   const newlyEdited = current.edited.filter((f) => !asked.edited.includes(f));
-  if (newlyEdited.length) return `${newlyEdited.join(', ')} changed while the question was open, and those edits were not shown.`;
+  if (newlyEdited.length) return `${newlyEdited.join(', ')} changed while the question was open, and those edits were not shown.`; // safety: rollback-no-unshown-edits
   return null;
 }

@@ -2,7 +2,9 @@
  * Section -> applyTo globs, with the evidence that led there: the repository's own evidence first.
  *
  * Signals, strongest first:
- * 0. the heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`);
+ * 0. the heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`),
+ *    or names by a word a folder the body writes as a path (`Analyzer Module Instructions` and
+ *    `analyzer/`), whatever generic words or topics the heading also has;
  * 1. the heading names a language, framework, tool or topic of the taxonomy (taxonomy.ts); a
  *    topic's folder the section names (`docs/`, `e2e/`) beats its default globs, and tests are
  *    the tree's test folder when nearly all its tests live there;
@@ -162,6 +164,12 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title)) {
     return repoWide([`no scope: the ${label} ${quote(title)} is about how to work more than about files`]);
   }
+  // The heading names what the section is about and the body writes where it is (`transx`
+  // Library Instructions ... "This directory (`transx/`)"): that folder, whatever generic words
+  // the heading has. Path evidence outranks a topic the heading names ("python" whose body works
+  // in `python/`, the bindings of a Rust project, is about that folder, not every .py file).
+  const agreed = foldersHeadingAndBodyName(idx, title, body().mentions);
+  if (agreed.length) return finish(idx, agreed.map((a) => `${label} ${quote(title)} names ${a.word} and the body writes ${quote(a.raw)}`), agreed.map((a) => a.glob), 'directory');
   if (hits.length) return fromHeading(title, label, hits, body(), head, idx);
 
   // 2. Paths named by the heading, then by the body. Path evidence outranks generic heading
@@ -298,6 +306,44 @@ function headingRootFile(idx: FileIndex, title: string): string | null {
     }
   }
   return null;
+}
+
+/** Whether a heading word and a folder name are one name (`Analyzer` and `analyzer/`, `Cluster` and `clustering/`, `Command` and `commands/`). */
+function sameName(word: string, seg: string): boolean {
+  if (word.length < 4 || seg.length < 4) return false;
+  const forms = (x: string): string[] => [x, `${x}s`, `${x}es`, `${x}ing`];
+  return forms(word).includes(seg) || forms(seg).includes(word);
+}
+
+/**
+ * Folders both the heading (by name) and the body (as a path) name: a body path one of whose
+ * folders has the name of a heading word (not a generic one).
+ */
+function foldersHeadingAndBodyName(idx: FileIndex, title: string, mentions: readonly Mention[]): Array<{ glob: string; raw: string; word: string }> {
+  const words = title
+    .split(/[^\p{L}\p{N}_-]+/u)
+    .filter((w) => w && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w) && !GENERAL_RE.test(`${w}s`))
+    .map((w) => ({ w, n: normName(w) }));
+  if (!words.length) return [];
+  const out: Array<{ glob: string; raw: string; word: string }> = [];
+  for (const m of mentions) {
+    if (m.kind !== 'dir') continue;
+    const segs = m.value.split('/');
+    for (let i = segs.length - 1; i >= 0; i--) {
+      const seg = normName(segs[i]!);
+      const word = words.find((x) => sameName(x.n, seg));
+      if (!word) continue;
+      // A hidden folder (`.github/`) is named by its dot, not by a word (GitHub).
+      if (segs.slice(0, i + 1).some((x) => x.startsWith('.'))) break;
+      const g = idx.resolveDir(segs.slice(0, i + 1).join('/'));
+      if (!g || g.startsWith('**/')) break;
+      const st = idx.stat(g);
+      if (st.first === null || idx.coversAlmostAll(st.count)) break;
+      if (!out.some((o) => o.glob === g)) out.push({ glob: g, raw: m.raw, word: word.w });
+      break;
+    }
+  }
+  return out.length <= 2 ? out : [];
 }
 
 /** A folder a heading names by its name alone sits at most this many slashes deep (`src/pkg/azure_api`). */

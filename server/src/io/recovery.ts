@@ -116,7 +116,7 @@ async function foreignBytes(root: string, j: Journal): Promise<string[]> {
 async function savedCopyHolds(root: string, migrationId: string, rel: string, sha: string | null): Promise<boolean> {
   const abs = resolveInside(root, savedCopyPath(migrationId, rel));
   const [real, realState] = await Promise.all([unlessMissing(() => fsp.realpath(abs)), unlessMissing(() => fsp.realpath(stateDir(root)))]);
-  if (real === null || realState === null || !isWithin(realState, real)) return false;
+  if (real === null || realState === null || !isWithin(realState, real)) return false; // safety: recovery-saved-copy-inside-state
   const bytes = await unlessMissing(() => readRegularFile(real));
   return Buffer.isBuffer(bytes) && sha256Hex(bytes) === sha;
 }
@@ -139,19 +139,19 @@ export async function recoverLocked(root: string): Promise<RecoveryReport> {
   const id = j.migrationId;
   const paths = j.ops.map((o) => o.path);
   const stale = await notNewest(root, j);
-  if (stale) throw needsPerson(j, stale, NEXT_LOOK);
+  if (stale) throw needsPerson(j, stale, NEXT_LOOK); // safety: recovery-newest-only
   // Only the plan's own paths, re-read from the plan, never the journal's word alone.
   try {
-    await journalPlan(root, j);
+    await journalPlan(root, j); // safety: recovery-journal-matches-plan
   } catch (e) {
     if (!(e instanceof OnboardingError)) throw e;
     throw needsPerson(j, `its plan does not vouch for it: ${e.message}`, e.next ?? NEXT_LOOK, e.code);
   }
   if (j.kind === 'migrate' && j.phase === 'done') {
     const manifest = await readManifest(root, id);
-    await recordedPlan(root, manifest);
+    await recordedPlan(root, manifest); // safety: recovery-done-manifest-matches-plan
     const off = await notAsWritten(root, j.ops);
-    if (off.length) throw needsPerson(j, `it says the migration finished while ${off.join(', ')} do not hold what it wrote.`, NEXT_LOOK);
+    if (off.length) throw needsPerson(j, `it says the migration finished while ${off.join(', ')} do not hold what it wrote.`, NEXT_LOOK); // safety: recovery-done-as-written
     await sweepSidecars(root, paths);
     await recordMigrated(root, manifest, new Date(j.updatedAt));
     await clearJournal(root);
@@ -164,9 +164,7 @@ export async function recoverLocked(root: string): Promise<RecoveryReport> {
     return { status: 'rolled-back', migrationId: id, message: `Interrupted migration ${id} was rolled back; the workspace is exactly as before (it stopped while making its backup, before any file was changed).` };
   }
   const foreign = await foreignBytes(root, j);
-  if (foreign.length) {
-    throw needsPerson(j, `${foreign.join(', ')} ${foreign.length === 1 ? 'holds' : 'hold'} bytes that migration neither found nor wrote (edited since?), and recovery never overwrites or removes those.`, NEXT_LOOK);
-  }
+  if (foreign.length) throw needsPerson(j, `${foreign.join(', ')} ${foreign.length === 1 ? 'holds' : 'hold'} bytes that migration neither found nor wrote (edited since?), and recovery never overwrites or removes those.`, NEXT_LOOK); // safety: recovery-no-foreign-bytes
   let manifest: Manifest | null = null;
   let reason = '';
   try {

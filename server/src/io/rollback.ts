@@ -93,7 +93,7 @@ async function saveEditedFiles(root: string, manifest: Manifest, edited: readonl
     const bytes = await unlessMissing(() => readRegularFile(resolveInside(root, rel)));
     if (!Buffer.isBuffer(bytes)) continue; // absent, a folder (kept by the undo) or not a regular file
     const dest = path.join(editedDir(root, manifest.migrationId), ...rel.split('/'));
-    await assertStateWrite(root, dest);
+    await assertStateWrite(root, dest); // safety: rollback-saved-copy-confined
     await atomicWriteFile(dest, bytes);
     dirs.add(path.dirname(dest));
     saved.push(savedCopyPath(manifest.migrationId, rel));

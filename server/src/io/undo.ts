@@ -73,7 +73,7 @@ export async function undo(
   // is checked before the first removal. Then the removals, overlapped (an unlink can cost a
   // fraction of a millisecond of journal work; several share it), rb-removed-N in order.
   const guard = new RealInsideGuard(root);
-  for (const rel of manifest.creates) await guard.check(path.dirname(resolveInside(root, rel)));
+  for (const rel of manifest.creates) await guard.check(path.dirname(resolveInside(root, rel))); // safety: undo-unlink-inside-workspace
   const fate = new Array<'removed' | 'kept' | 'absent'>(manifest.creates.length);
   const touched = new Set<string>();
   await forEachLimit(
@@ -84,7 +84,7 @@ export async function undo(
       const st = await lstatOrNull(abs);
       if (!st) fate[k] = 'absent';
       else if (st.isDirectory()) fate[k] = 'kept';
-      else if (!opts.removeEdited && (!st.isFile() || (await hashFile(abs)) !== written.get(rel)?.sha256)) fate[k] = 'kept';
+      else if (!opts.removeEdited && (!st.isFile() || (await hashFile(abs)) !== written.get(rel)?.sha256)) fate[k] = 'kept'; // safety: undo-keep-edited-created
       else {
         await fsp.unlink(abs).catch((e: NodeJS.ErrnoException) => {
           if (e.code !== 'ENOENT') throw e;
