@@ -6,7 +6,7 @@
 import { z } from 'zod';
 
 /** The agents a path-specific instruction file can exclude (Copilot's `excludeAgent` front matter key). */
-export const EXCLUDE_AGENTS = ['code-review', 'coding-agent'] as const;
+const EXCLUDE_AGENTS = ['code-review', 'coding-agent'] as const;
 export type ExcludeAgent = (typeof EXCLUDE_AGENTS)[number];
 
 export const OverrideSchema = z
@@ -26,7 +26,7 @@ export const OverrideSchema = z
 export type Override = z.infer<typeof OverrideSchema>;
 
 /** One source of truth (issue 21): the file's copies of AGENTS.md's rules are replaced by its import of AGENTS.md (core/agents/pointers.ts). */
-export const PointerOverrideSchema = z
+const PointerOverrideSchema = z
   .object({
     file: z.enum(['CLAUDE.md', 'GEMINI.md']),
     pointer: z.literal('@AGENTS.md'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolContext } from '../context.js';
 import { registerTool } from './lazy-schemas.js';
-import { guarded, success } from './result.js';
+import { guarded, success } from './call-result.js';
 import { rel, traceDirName } from '../../io/layout.js';
 import { narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
 
@@ -86,7 +86,7 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
           import('../../io/state.js'),
           import('../../app/analyze.js'),
           import('../../app/recover.js'),
-          import('../../app/results.js'),
+          import('../../app/facts.js'),
         ]);
         const root = await ctx.root();
         const recovery = await recover(root);

@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AnyOverrideSchema } from '../../schemas/override.js';
 import type { ToolContext } from '../context.js';
 import { registerTool } from './lazy-schemas.js';
-import { guarded, success } from './result.js';
+import { guarded, success } from './call-result.js';
 import { rel, traceDirName } from '../../io/layout.js';
 import { PLAN_VIEW_TOOL_META, planViewShape } from '../plan-view.js';
 import { leftoverShape, loadsShape, narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
@@ -91,7 +91,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
           import('../narrate.js'),
           import('../../app/propose.js'),
           import('../../app/recover.js'),
-          import('../../app/results.js'),
+          import('../../app/facts.js'),
           import('../../app/loads.js'),
           import('../../app/plan-view.js'),
         ]);

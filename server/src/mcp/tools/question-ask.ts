@@ -5,10 +5,10 @@ import { ErrorCode } from '../../core/errors.js';
 import { elicit } from '../elicit.js';
 import type { ToolContext } from '../context.js';
 import { registerTool } from './lazy-schemas.js';
-import { REFUSED, guarded, refusal, success } from './result.js';
+import { REFUSED, guarded, refusal, success } from './call-result.js';
 
-export const QUESTION_MAX_CHARS = 10_000;
-export const ANSWER_MAX_CHARS = 100_000;
+const QUESTION_MAX_CHARS = 10_000;
+const ANSWER_MAX_CHARS = 100_000;
 
 const questionAskInput = () => ({
   question: z

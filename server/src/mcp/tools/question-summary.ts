@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolContext } from '../context.js';
 import { registerTool } from './lazy-schemas.js';
-import { guarded, success } from './result.js';
+import { guarded, success } from './call-result.js';
 
 const questionSummaryInput = () => ({
   limit: z.number().int().min(1).optional().describe('Only the most recent N entries (still oldest first). Must be >= 1.'),

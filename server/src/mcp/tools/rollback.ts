@@ -10,7 +10,7 @@ import { Progress } from '../progress.js';
 import { ErrorCode } from '../../core/errors.js';
 import type { ToolContext } from '../context.js';
 import { registerTool } from './lazy-schemas.js';
-import { REFUSED, refusal, success } from './result.js';
+import { REFUSED, refusal, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 

@@ -10,14 +10,7 @@ export const narrationShape = () =>
     trace: z.string().nullable().describe('Sampling trace file, when a sampling call was made'),
   });
 
-export const problemShape = () =>
-  z.object({
-    code: z.string(),
-    severity: z.enum(['info', 'warning', 'error']),
-    message: z.string(),
-    path: z.string(),
-    lines: z.array(z.number().int()),
-  });
+export { problemShape } from '../../schemas/problem.js';
 
 export const recoveryShape = () =>
   z

@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { clientCanElicit, clientIdentity } from '../elicit.js';
 import type { ToolContext } from '../context.js';
 import { registerTool } from './lazy-schemas.js';
-import { guarded, success } from './result.js';
+import { guarded, success } from './call-result.js';
 
 const statusOutput = () => ({
   workspace: z.string(),
