@@ -638,12 +638,23 @@ describe('copilot-onboarding rollback', () => {
   it('fails closed when the trace cannot be written', async () => {
     const m = await migrated();
     const dir = traceDir(m.root, 'elicitation');
-    // A plain file where the chain's folder should be: every append fails.
-    await fsp.rename(dir, `${dir}.moved`);
-    await fsp.writeFile(dir, 'not a folder');
+    // A folder where the chain's head should be: the traces can be read (the migration's confirmation is found), every append fails.
+    await fsp.rm(path.join(dir, '.head.json'));
+    await fsp.mkdir(path.join(dir, '.head.json'));
     const r = await run(['rollback', '--workspace', m.root, '--yes']);
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/TRACE_WRITE_FAILED/);
+    expect(await digest(m.root)).toEqual(m.after);
+  });
+
+  it('a trace folder that cannot be read: the confirmation cannot be checked, refused by name, nothing changed', async () => {
+    const m = await migrated();
+    const dir = traceDir(m.root, 'elicitation');
+    await fsp.rename(dir, `${dir}.moved`);
+    await fsp.writeFile(dir, 'not a folder');
+    const r = await run(['rollback', '--workspace', m.root, '--yes']);
+    expect(r.code).toBe(3); // the CLI's exit code for a trace chain it cannot trust
+    expect(r.err).toMatch(/TRACE_CHAIN_BROKEN: .*the elicitation traces cannot be read/);
     expect(await digest(m.root)).toEqual(m.after);
   });
 

@@ -63,7 +63,17 @@ async function assertConfirmed(root: string, migrationId: string, plan: Plan, wh
       { next: `If the key was moved, put it back at ${file} and try again (on another machine, undo there). ${UNCONFIRMED_NEXT}` },
     );
   }
-  if (await findMigrateConfirmation(root, migrationId, plan.sha256, key)) return;
+  let found: string | null;
+  try {
+    found = await findMigrateConfirmation(root, migrationId, plan.sha256, key);
+  } catch (e) {
+    throw new OnboardingError(
+      ErrorCode.TRACE_CHAIN_BROKEN,
+      `${what} cannot be undone: the elicitation traces cannot be read (${(e as Error).message}), so its confirmation cannot be checked. No file was touched.`,
+      { next: 'Check that .copilot-state/elicitation-traces/ is a readable folder (run `copilot-onboarding traces verify`), then try again.', cause: e },
+    );
+  }
+  if (found) return;
   throw new OnboardingError(
     ErrorCode.MIGRATION_UNCONFIRMED,
     `${what} cannot be undone: no migrate trace that authenticates with your per-user trace key ${key.file} records a person confirming migration ${migrationId} with plan ${plan.planId} (sha256 ${plan.sha256.slice(0, 12)}…), so its plan, backup or journal was not written by a migration you confirmed (or the key is another one). Rollback and recovery act only on a confirmed migration. No file was touched.`,
