@@ -646,7 +646,8 @@ describe('lossless (property)', () => {
       }),
       { numRuns: runs(1500) },
     );
-    expect(tried).toBeGreaterThan(300);
+    // At least a fifth of the generated cases had a piece to mutate (300 of 1,500 in npm test).
+    expect(tried).toBeGreaterThan(runs(1500) / 5);
   });
 
   it('reports missing outputs, undeleted files and unknown sources', () => {
