@@ -1,7 +1,7 @@
 /**
- * `npm run test:quick`: the suite without the tests that start node child processes (the built
- * bin over stdio, the CLI, the npm pack install, the MCP Inspector, crash and lock children),
- * for everyday work. CI runs the whole suite (`npm test`); docs/testing.md says what each takes.
+ * `npm run test:quick`: test/unit and test/integration without the tests that start node child
+ * processes (the built bin over stdio, the CLI, the npm pack install, the MCP Inspector, crash and
+ * lock children), for everyday work. CI runs the whole suite (`npm test`); docs/testing.md says what each takes.
  */
 import { defineConfig, mergeConfig } from 'vitest/config';
 import base from './vitest.config.js';
@@ -23,4 +23,10 @@ export const SPAWNING = [
   'test/integration/traces.test.ts',
 ];
 
-export default mergeConfig(base, defineConfig({ test: { exclude: [...SPAWNING, '**/node_modules/**'] } }));
+// COPILOT_ONBOARDING_QUICK=1: property tests run a tenth of their cases (test/helpers/runs.ts).
+const config = mergeConfig(base, defineConfig({ test: { exclude: [...SPAWNING, '**/node_modules/**'], env: { COPILOT_ONBOARDING_QUICK: '1' } } }));
+// Everyday work: the pure core (test/unit) and the in-process integration tests. The in-process e2e
+// and hostile suites drive real workspaces through the SDK client, call after call, and take most
+// of the suite's time; they run in `npm test` (mergeConfig would add to the base list, so it is set).
+config.test!.include = ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'];
+export default config;

@@ -94,7 +94,7 @@ async function api(dist = DIST) {
     loadUserKey: keys?.loadUserKey,
     propose: (await load('app/propose.js')).propose,
     loadPlan: (await load('io/plans.js')).loadPlan,
-    checkApproval: (await load('app/plan-checks.js')).checkApproval,
+    checkApproval: (await load('app/gate-checks.js')).checkApproval,
     workspaceStatus: (await load('app/status.js')).workspaceStatus,
   };
 }
@@ -240,7 +240,7 @@ export async function run({ runs = 7, count = 10_000, floors = true, profile = t
 
 /** checkApproval and workspaceStatus with 10 and with `count` earlier traces, interleaved. */
 async function gateCosts(t, { runs, count, log }) {
-  const keyFiles = [fileURLToPath(import.meta.url), ...['io/traces.js', 'io/state.js', 'app/plan-checks.js', 'app/propose.js', 'core/plan.js'].map((f) => path.join(DIST, f))];
+  const keyFiles = [fileURLToPath(import.meta.url), ...['io/traces.js', 'io/state.js', 'app/gate-checks.js', 'app/propose.js', 'core/plan.js'].map((f) => path.join(DIST, f))];
   const ws = {};
   for (const n of [10, count]) {
     const fx = await cachedFixture(`gate-${n}`, { keyFiles }, (d) => makeGateWorkspace(d, n, t));

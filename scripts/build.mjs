@@ -17,7 +17,7 @@
  *   node scripts/build.mjs
  */
 import { build } from 'esbuild';
-import { bundleOptions } from './bundle-options.mjs';
+import { bundleOptions, productSplit } from './bundle-options.mjs';
 import { chmodSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -27,11 +27,9 @@ rmSync(dist, { recursive: true, force: true });
 
 const result = await build({
   ...bundleOptions,
+  ...productSplit,
   absWorkingDir: root,
-  entryPoints: { index: 'server/src/index.ts' },
   outdir: dist,
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
   metafile: true,
 });
 await build({ ...bundleOptions, absWorkingDir: root, entryPoints: { 'testing/crash': 'server/src/testing/crash.ts' }, outdir: dist });

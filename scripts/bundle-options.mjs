@@ -16,3 +16,10 @@ export const bundleOptions = {
   legalComments: 'none',
   logLevel: 'warning',
 };
+
+/** The product's split build (scripts/build.mjs), shared with test/unit/start-load.test.ts, which checks what each command loads. */
+export const productSplit = {
+  entryPoints: { index: 'server/src/index.ts' },
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+};

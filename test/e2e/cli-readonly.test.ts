@@ -6,7 +6,7 @@
  * one line each while the others are surveyed and nothing is written for the bad ones.
  */
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, promises as fsp, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, removeWorkspace, tempWorkspace, type Harness } from '../helpers/harness.js';

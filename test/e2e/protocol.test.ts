@@ -92,7 +92,13 @@ async function initialize(r: Raw): Promise<void> {
 describe('JSON-RPC over stdio (raw client)', () => {
   it('the first line on stdout is the initialize answer; no log notification comes before it', async () => {
     const r = start();
-    await new Promise((res) => setTimeout(res, 300)); // the start-up log happens meanwhile
+    // Wait for the start-up log (stderr, after the transport is connected), not for a fixed time.
+    await new Promise<void>((res, rej) => {
+      const check = () => /serving on stdio/.test(r.stderr) && res();
+      r.child.stderr.on('data', check);
+      r.child.on('exit', () => rej(new Error(`serve exited before its start-up line: ${r.stderr}`)));
+      check();
+    });
     expect(r.lines).toEqual([]);
     await initialize(r);
     expect(r.messages[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'copilot-onboarding' } } });

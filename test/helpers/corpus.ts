@@ -5,10 +5,10 @@
  * COPILOT_ONBOARDING_CORPUS names a folder, every file in that folder too (a larger corpus kept
  * outside the repository). `.tsv` files there are metadata, not instruction files.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-export const VENDORED_DIR = path.resolve(import.meta.dirname, '../fixtures/corpus');
+const VENDORED_DIR = path.resolve(import.meta.dirname, '../fixtures/corpus');
 
 /** The folder named by COPILOT_ONBOARDING_CORPUS (absolute), or undefined when unset. */
 export const CORPUS_ENV_DIR: string | undefined = process.env.COPILOT_ONBOARDING_CORPUS ? path.resolve(process.env.COPILOT_ONBOARDING_CORPUS) : undefined;
@@ -31,18 +31,11 @@ if (CORPUS_ENV_DIR !== undefined) for (const name of instructionFiles(CORPUS_ENV
 /** Names of every corpus file (vendored and, when set, from COPILOT_ONBOARDING_CORPUS), sorted. */
 export const corpusFiles: string[] = [...where.keys()].sort();
 
-/** Names of the vendored files only. */
-export const vendoredFiles: string[] = instructionFiles(VENDORED_DIR).sort();
-
 /** Absolute path of a corpus file by name. */
 export function corpusPath(name: string): string {
   const p = where.get(name);
   if (p === undefined) throw new Error(`no corpus file named ${name}`);
   return p;
-}
-
-export function readCorpus(name: string): Uint8Array {
-  return new Uint8Array(readFileSync(corpusPath(name)));
 }
 
 /** A metadata file of the outside corpus (e.g. `applyto-survey.tsv`), when the variable is set and it exists. */

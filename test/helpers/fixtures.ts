@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, promises as fsp, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { canonicalJson } from '../../server/src/core/canonical.js';
 import { planHash } from '../../server/src/core/plan.js';
 import type { Operation, Plan } from '../../server/src/schemas/plan.js';
 

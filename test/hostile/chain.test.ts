@@ -61,6 +61,21 @@ describe('chain head is mandatory and cross-checked with onboarding.json', () =>
     await expect(new TraceStore(root, 'elicitation').append(unsealed(9), 'approve')).rejects.toThrow(/onboarding\.json records seq 3/);
   });
 
+  it('tail deleted and onboarding.json rewritten to match: the head still knows the last seq', async () => {
+    // The head alone catches this (the mutation check removes the head check and expects this test to fail).
+    const { root } = sandbox();
+    const files = await chain(root, 3);
+    const second = JSON.parse(readFileSync(path.join(root, TRACES, files[1]!), 'utf8')) as Record<string, unknown>;
+    rmSync(path.join(root, TRACES, files[2]!));
+    const { wholeHash } = await import('../../server/src/io/traces.js');
+    const s = await loadState(root);
+    s.chains = { ...s.chains, elicitation: { seq: 2, sha256: wholeHash(second), file: files[1]! } };
+    await saveState(root, s);
+    const r = await verifyChain(root, 'elicitation');
+    expect(r.ok).toBe(false);
+    expect(r.problems).toEqual([expect.objectContaining({ kind: 'missing', seq: 3, file: files[2] })]);
+  });
+
   it('folder wiped: the chain does not restart at seq 1', async () => {
     const { root } = sandbox();
     await chain(root, 2);

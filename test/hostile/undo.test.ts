@@ -132,6 +132,23 @@ describe('a forged backup (archive + manifest re-sealed with the public formulas
   });
 });
 
+describe('a planted journal naming a path its plan does not touch, with the real backup', () => {
+  it('a rollback journal for the live migration: recovery at server start needs a person, names the path, touches nothing', async () => {
+    const ctx = await migratedExample();
+    const j = journalFor(ctx, 'rollback', 'rolling-back');
+    const pkg = readFileSync(path.join(ctx.sb.root, 'package.json'));
+    j.ops.push({ op: 'modify', path: 'package.json', previousSha256: sha256(pkg), sha256: sha256('{}') });
+    write(ctx.sb.root, JOURNAL, JSON.stringify(j));
+    const before = guard(ctx.sb);
+    const said: string[] = [];
+    await recoverAtStart(ctx.sb.root, (m) => said.push(m));
+    expect(said.join('\n')).toMatch(/needs a person/);
+    expect(said.join('\n')).toMatch(/package\.json.*which the plan does not touch/);
+    expect(wsDigest(ctx.sb.root)).toEqual(before.ws);
+    expect(existsSync(path.join(ctx.sb.root, JOURNAL))).toBe(true);
+  });
+});
+
 describe('a planted journal with the real backups', () => {
   /** M1 migrated and rolled back, M2 migrated (live) and a created file edited by a person. */
   async function twoMigrations() {

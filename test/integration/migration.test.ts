@@ -19,6 +19,7 @@ import { editedSinceMigration, rollback } from '../../server/src/io/rollback.js'
 import type { Plan } from '../../server/src/schemas/plan.js';
 import { confirmMigration } from '../../server/src/testing/confirm.js';
 import { planFromOps, sealPlan, sha, treeDigest as tree, writeFileIn as write, type OpSpec } from '../helpers/fixtures.js';
+import { runs } from '../helpers/runs.js';
 
 /**
  * migrate after recording the person's confirmation, as the migrate gate does before it starts:
@@ -139,7 +140,7 @@ describe('migrate then rollback is the identity (property, generated workspaces)
           rmSync(root, { recursive: true, force: true });
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });
@@ -211,7 +212,7 @@ describe('the default on-disk check is the plan\'s lossless proof (core/plan.ts 
           rmSync(root, { recursive: true, force: true });
         }
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
   });
 });

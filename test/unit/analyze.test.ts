@@ -8,6 +8,7 @@ import { sha256Hex } from '../../server/src/core/canonical.js';
 import type { Problem, Snapshot, SourceFile, SourceKind } from '../../server/src/core/types.js';
 import { EXAMPLE_MONOLITH } from '../helpers/example-md.js';
 import { CORPUS_ENV_DIR, corpusFiles, corpusPath } from '../helpers/corpus.js';
+import { runs } from '../helpers/runs.js';
 
 
 const REPO = '.github/copilot-instructions.md';
@@ -316,7 +317,7 @@ describe('UTF-8 validity', () => {
       fc.property(fc.uint8Array({ maxLength: 64 }), (b) => {
         expect(isUtf8(b)).toBe(ok(b));
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });

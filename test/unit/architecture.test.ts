@@ -4,7 +4,8 @@
  * - core/ is pure: no file system, archive, SDK or path module, and nothing from the layers
  *   that do side effects or talk to a channel (io/, app/, mcp/, cli/, runtime/);
  * - io/ (every side effect) knows nothing of the channels (mcp/, cli/);
- * - app/ (use cases shared by MCP and CLI) imports no SDK and no channel;
+ * - app/ (use cases shared by MCP and CLI) imports no SDK and no channel, and no fs module:
+ *   every file read or written goes through io/; neither does mcp/ (the MCP adapter);
  * - runtime/ (config, log, version) imports nothing from app/, mcp/ or cli/.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -64,6 +65,10 @@ describe('architecture: who may import what in server/src', () => {
 
   it('app/ imports no SDK, and nothing from mcp/ or cli/', () => {
     expect(show(importsOf('app').filter((x) => SDK.test(x.spec) || x.layer === 'mcp' || x.layer === 'cli'))).toEqual([]);
+  });
+
+  it('app/ and mcp/ import no fs module: their file I/O is in io/', () => {
+    expect(show([...importsOf('app'), ...importsOf('mcp')].filter((x) => FS.test(x.spec)))).toEqual([]);
   });
 
   it('runtime/ imports nothing from app/, mcp/ or cli/', () => {

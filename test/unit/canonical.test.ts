@@ -14,6 +14,7 @@ import canonicalize from 'canonicalize';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, canonicalMembers, joinMembers, sha256Hex } from '../../server/src/core/canonical.js';
 import { planHash } from '../../server/src/core/plan.js';
+import { runs } from '../helpers/runs.js';
 
 /** The canonical form before JCS (deleted from server/src/core/canonical.ts), verbatim. */
 function legacyCanonicalJson(value: unknown): string {
@@ -129,7 +130,7 @@ describe('the canonical form before JCS equals JCS on plain JSON values', () => 
         const parsed = JSON.parse(JSON.stringify(v)) as unknown;
         expect(canonicalJson(parsed)).toBe(legacyCanonicalJson(parsed));
       }),
-      { numRuns: 3000 },
+      { numRuns: runs(3000) },
     );
   });
 
@@ -171,7 +172,7 @@ describe('sha256Hex', () => {
       fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.uint8Array({ maxLength: 200 })), (data) => {
         expect(sha256Hex(data)).toBe(createHash('sha256').update(data).digest('hex'));
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
     expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(sha256Hex('{}')).toBe(sha('{}'));
@@ -187,7 +188,7 @@ describe('canonicalMembers / joinMembers (one canonicalization, several hashed t
         const omitted = Object.fromEntries(Object.entries(obj).filter(([k]) => !drop.includes(k)));
         expect(joinMembers(members, drop)).toBe(canonicalJson(omitted));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

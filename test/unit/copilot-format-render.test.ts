@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readFrontMatter, renderFrontMatter } from '../../server/src/core/copilot-format.js';
+import { runs } from '../helpers/runs.js';
 
 describe('renderFrontMatter', () => {
   it('writes applyTo and description as double-quoted strings, fenced, in the eol asked for', () => {
@@ -36,7 +37,7 @@ describe('renderFrontMatter', () => {
         const fm = readFrontMatter(`${renderFrontMatter({ applyTo, description }, eol)}# Body${eol}`);
         expect(fm).toMatchObject({ present: true, applyTo, applyToShape: 'quoted-string', description, errors: [] });
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

@@ -9,6 +9,7 @@ import { approveForm, FORM_MAX_CHARS, migrateForm, questionForm, rollbackForm } 
 import { code, safeJson, sanitize } from '../../server/src/core/sanitize.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
 import { loadFigure } from '../../server/src/core/loads.js';
+import { runs } from '../helpers/runs.js';
 
 const md = new MarkdownIt('commonmark');
 const WHERE = { planFile: '.copilot-state/plans/0123456789abcdef.json', backupsDir: '.copilot-state/backups/' };
@@ -114,7 +115,7 @@ describe('approve form', () => {
         const html = md.render(m);
         expect(html).not.toMatch(/<(strong|em|a|img)\b/);
       }),
-      { numRuns: 200 },
+      { numRuns: runs(200) },
     );
   });
 });
@@ -181,7 +182,7 @@ describe('sanitize and code', () => {
         // CommonMark turns line endings into spaces and strips one padding space each side.
         expect(shown).toBe(sanitize(s).trim() === '' ? shown : sanitize(s));
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 });
@@ -199,7 +200,7 @@ describe('question form', () => {
         expect(html).not.toMatch(/<(?!\/?(p|ul|ol|li|h[1-6]|hr|pre|code|blockquote|br)\b)[a-z]/i);
         expect(html).not.toMatch(/<(a|img|em|strong|script)\b/i);
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 

@@ -5,6 +5,7 @@ import { lineOfOffset, parseMarkdown, sectionId, splitLevel, splitSections } fro
 import type { Section } from '../../server/src/core/types.js';
 import { EXAMPLE_MONOLITH as EXAMPLE } from '../helpers/example-md.js';
 import { corpusFiles, corpusPath } from '../helpers/corpus.js';
+import { runs } from '../helpers/runs.js';
 
 
 const enc = new TextEncoder();
@@ -400,7 +401,7 @@ describe('generated documents (fast-check)', () => {
           for (const word of h.text.split(/\s+/).filter(Boolean)) expect(raw).toContain(word);
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -410,7 +411,7 @@ describe('generated documents (fast-check)', () => {
         const lf = heads(s.replace(/\r\n|\r/g, '\n'));
         expect(heads(s)).toEqual(lf);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 
@@ -420,7 +421,7 @@ describe('generated documents (fast-check)', () => {
         const sections = splitSections('x.md', bytes, parseMarkdown(bytes), 1);
         expect(concat(bytes, sections).equals(Buffer.from(bytes))).toBe(true);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 });

@@ -11,6 +11,7 @@ import { parse } from 'yaml';
 import { readFileSync, readdirSync } from 'node:fs';
 import { parseQuestionYaml, questionsDir, saveQuestion, summarizeQuestions, yamlString } from '../../server/src/io/questions.js';
 import { removeWorkspace, tempWorkspace } from '../helpers/harness.js';
+import { runs } from '../helpers/runs.js';
 
 let root: string;
 beforeEach(() => {
@@ -41,7 +42,7 @@ describe('summarizeQuestions renders one yaml document', () => {
         expect(res.summary.startsWith(`# Question/Answer History\n# Generated: 2026-02-01T00:00:00.000Z\n# Total Q&A Pairs: ${n}\nentries:\n`)).toBe(true);
         expect(parse(res.summary)).toEqual({ entries: saved });
       }),
-      { numRuns: 40 },
+      { numRuns: runs(40) },
     );
   });
 
@@ -54,7 +55,7 @@ describe('summarizeQuestions renders one yaml document', () => {
         expect(literal).toMatch(/^[\x20-\x7e\u00a0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\u{10000}-\u{10ffff}]*$/u);
         expect(parse(`v: ${literal}\n`)).toEqual({ v: s });
       }),
-      { numRuns: 300 },
+      { numRuns: runs(300) },
     );
   });
 
@@ -68,7 +69,7 @@ describe('summarizeQuestions renders one yaml document', () => {
         expect(parse(saved)).toEqual(entry);
         expect(parseQuestionYaml(saved)).toEqual(entry);
       }),
-      { numRuns: 60 },
+      { numRuns: runs(60) },
     );
     expect(readdirSync(questionsDir(root)).length).toBeGreaterThan(0);
     const block = '# Saved at 2026-01-01 00:00:00 UTC\ntimestamp: "2026-01-01T00:00:00.000Z"\nquestion: "Which folder?"\nanswer: |\n  src/\n  and lib/\ntrace: "t.json"\n';

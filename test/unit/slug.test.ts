@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SLUG_RE, isReservedSlug, slugify, uniqueSlug } from '../../server/src/core/slug.js';
 import { INSTRUCTIONS_DIR, instructionPath } from '../../server/src/core/copilot-format.js';
+import { runs } from '../helpers/runs.js';
 
 describe('slugify', () => {
   it.each([
@@ -54,7 +55,7 @@ describe('slugify', () => {
         expect(path.posix.normalize(p)).toBe(p);
         expect(path.posix.dirname(p)).toBe(INSTRUCTIONS_DIR);
       }),
-      { numRuns: 2000 },
+      { numRuns: runs(2000) },
     );
   });
 });
@@ -85,7 +86,7 @@ describe('uniqueSlug', () => {
         }
         expect(taken.size).toBe(titles.length);
       }),
-      { numRuns: 500 },
+      { numRuns: runs(500) },
     );
   });
 });

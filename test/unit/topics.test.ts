@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { proposeTopicSections, PREAMBLE_TITLE } from '../../server/src/core/topics.js';
 import { parseMarkdown } from '../../server/src/core/markdown.js';
 import type { Section } from '../../server/src/core/types.js';
+import { runs } from '../helpers/runs.js';
 
 const enc = new TextEncoder();
 const dec = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -143,7 +144,7 @@ describe('proposeTopicSections', () => {
         });
         expect(sections.filter((s) => s.kind === 'preamble').length).toBeLessThanOrEqual(1);
       }),
-      { numRuns: 1000 },
+      { numRuns: runs(1000) },
     );
   });
 

@@ -17,7 +17,7 @@ import { explainFile, type Explanation } from './loads.js';
 import { rederivePlan } from './rederive.js';
 
 /** `file` as a workspace-relative POSIX path; refused when it leaves the workspace. */
-export function relativeFile(root: string, file: string): string {
+function relativeFile(root: string, file: string): string {
   const abs = path.resolve(root, file);
   const rel = path.relative(root, abs).split(path.sep).join('/');
   if (rel === '' || rel === '..' || rel.startsWith('../') || path.isAbsolute(rel)) {

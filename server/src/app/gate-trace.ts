@@ -21,6 +21,8 @@ export interface TraceRef {
   path: string;
   seq: number;
   sha256: string;
+  /** The record's timestamp: when the question was put (or the refusal made). */
+  timestamp: string;
 }
 
 /** A decline or cancel faster than this is flagged as possibly automatic (never acted on). */
@@ -70,9 +72,9 @@ export function gateTraceRecord(t: GateTraceInput): UnsealedElicitationTrace {
 /** Append a gate trace; failure to write is an OnboardingError so gates fail closed. */
 export async function appendGateTrace(store: TraceStore<'elicitation'>, unsealed: UnsealedElicitationTrace): Promise<TraceRef> {
   try {
-    await assertStateWrite(store.root, path.join(store.dir, '.head.json'));
+    await assertStateWrite(store.root, path.join(store.dir, '.head.json')); // safety: trace-write-recheck
     const { record, file } = await store.append(unsealed, unsealed.action);
-    return { file, path: rel(traceDirName('elicitation'), file), seq: record.seq, sha256: record.sha256 };
+    return { file, path: rel(traceDirName('elicitation'), file), seq: record.seq, sha256: record.sha256, timestamp: record.timestamp };
   } catch (e) {
     throw new OnboardingError(
       ErrorCode.TRACE_WRITE_FAILED,

@@ -11,7 +11,7 @@ import type { Plan } from '../schemas/plan.js';
 const utf8 = new TextDecoder('utf-8');
 
 /** The instruction files of the snapshot, decoded (every source it read: Copilot's and other agents'). */
-export function instructionTexts(snapshot: Snapshot): InstructionText[] {
+function instructionTexts(snapshot: Snapshot): InstructionText[] {
   return snapshot.sources.map((s) => ({ path: s.path, text: utf8.decode(s.bytes) }));
 }
 

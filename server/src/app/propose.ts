@@ -1,13 +1,12 @@
 /**
  * The read side shared by MCP and CLI: snapshot -> analyze (app/analyze.ts) -> buildPlan -> store. No SDK imports.
  */
-import { promises as fsp } from 'node:fs';
 import { buildOnboardingPlan } from '../core/agents/plan.js';
 import type { Analysis, Snapshot } from '../core/types.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { AnyOverride, Plan } from '../schemas/plan.js';
 import { snapshotAndAnalyze } from './analyze.js';
-import { RealInsideGuard, resolveInside } from '../io/workspace.js';
+import { assertApplicable } from '../io/apply.js';
 import { savePlan } from '../io/plans.js';
 import { VERSION } from '../runtime/version.js';
 import { updateState } from '../io/state.js';
@@ -40,34 +39,4 @@ export async function propose(root: string, overrides: readonly AnyOverride[] | 
     now,
   );
   return { plan, planFile, analysis, snapshot };
-}
-
-/**
- * Refuse, at propose time, a plan that migrate could never apply: a file it modifies or
- * deletes that is a symlink (the migration would replace the link), or an output whose real
- * location is outside the workspace (e.g. `.github/instructions` linked elsewhere).
- */
-async function assertApplicable(root: string, plan: Plan): Promise<void> {
-  for (const op of plan.operations) {
-    const abs = resolveInside(root, op.path);
-    if (op.op !== 'create') {
-      const st = await fsp.lstat(abs);
-      if (st.isSymbolicLink()) {
-        const target = await fsp.readlink(abs);
-        throw new OnboardingError(ErrorCode.SOURCE_REFUSED, `${op.path} is a symlink (a symbolic link to ${target}); migrating would replace the link with a file.`, {
-          next: `Replace the link with the file it points to (or point the workspace at the real file's repository), then run onboarding_propose again.`,
-        });
-      }
-    }
-    try {
-      await new RealInsideGuard(root).check(abs);
-    } catch (e) {
-      if (e instanceof OnboardingError) {
-        throw new OnboardingError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `The plan would write ${op.path}, whose folder leads outside the workspace through a symbolic link.`, {
-          next: 'Remove or fix the link (e.g. .github/instructions), then run onboarding_propose again.',
-        });
-      }
-      throw e;
-    }
-  }
 }

@@ -76,7 +76,7 @@ export async function rederive(root: string, plan: Plan): Promise<{ plan: Plan; 
     if (!(e instanceof OnboardingError)) throw e;
     throw notDerivable(`Plan ${plan.planId} cannot be made again from the workspace: ${e.message}`);
   }
-  if (derived.sha256 !== plan.sha256) {
+  if (derived.sha256 !== plan.sha256) { // safety: plan-rederived
     const fields = differences(plan, derived);
     throw notDerivable(
       `Plan ${plan.planId} is not what copilot-onboarding ${VERSION} makes from these files and the plan's overrides (that would be plan ${derived.planId}; they differ in ${fields.join(', ') || 'their hash'}), so it was not made by this tool or was altered.`,

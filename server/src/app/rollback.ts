@@ -8,14 +8,14 @@
  * open (a migrated file edited, the backup replaced, another migration now the one to undo)
  * refuses the rollback with nothing changed, so no edit is discarded that was not listed.
  */
-import { promises as fsp } from 'node:fs';
 import { rollbackForm } from '../core/form-render.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { MigrationIdSchema, type Manifest } from '../schemas/manifest.js';
 import { editedSinceMigration, rollback } from '../io/rollback.js';
 import { loadMigration } from '../io/migration-record.js';
-import { loadState, updateState } from '../io/state.js';
-import { backupRelPaths, backupsDir, editedRelDir, rel } from '../io/layout.js';
+import { manifestIds } from '../io/backup.js';
+import { loadState } from '../io/state.js';
+import { backupRelPaths, editedRelDir, rel } from '../io/layout.js';
 import type { TraceRef } from './gate-trace.js';
 
 export interface PreparedRollback {
@@ -35,7 +35,7 @@ export interface PreparedRollback {
  * Security: restoring an older or already rolled-back migration's backup would overwrite a
  * newer migration's files (or files written since) with bytes nobody asked for.
  */
-export async function resolveMigrationId(root: string, migrationId: string | undefined): Promise<string> {
+async function resolveMigrationId(root: string, migrationId: string | undefined): Promise<string> {
   if (migrationId !== undefined && !MigrationIdSchema.safeParse(migrationId).success) {
     throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${migrationId}" is not a migration id.`, { next: 'Use the migrationId returned by onboarding_migrate (see copilot-onboarding status).' });
   }
@@ -63,10 +63,9 @@ async function newestLiveMigration(root: string): Promise<string | null> {
     return last && last.rolledBackAt === null ? last.migrationId : null;
   } catch (e) {
     if (!(e instanceof OnboardingError) || e.code !== ErrorCode.STATE_CORRUPT) throw e;
-    const manifests = (await fsp.readdir(backupsDir(root)).catch(() => [] as string[])).filter((f) => f.endsWith('.manifest.json')).sort();
-    const newest = manifests[manifests.length - 1];
+    const newest = (await manifestIds(root)).pop();
     if (!newest) throw e;
-    return newest.replace(/\.manifest\.json$/, '');
+    return newest;
   }
 }
 

@@ -11,7 +11,7 @@ import { loadState } from '../io/state.js';
 import { readManifest, verifyBackup } from '../io/backup.js';
 import { pendingRecovery } from '../io/recovery.js';
 import { recover } from './recover.js';
-import { checkApproval } from './plan-checks.js';
+import { checkApproval } from './gate-checks.js';
 import type { OnboardingState } from '../schemas/state.js';
 import { TraceStore } from '../io/traces.js';
 import { rel, traceDirName } from '../io/layout.js';

@@ -25,7 +25,7 @@ export interface TraceSummary {
 
 const ellipsis = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
-export function shortSubject(rec: ElicitationTrace | SamplingTrace): string {
+function shortSubject(rec: ElicitationTrace | SamplingTrace): string {
   if ('intent' in rec) {
     const model = rec.response && typeof rec.response.model === 'string' ? rec.response.model : null;
     return rec.fallback_used ? 'fallback text' : model ? `model ${ellipsis(model, 40)}` : '';
@@ -41,7 +41,7 @@ export function shortSubject(rec: ElicitationTrace | SamplingTrace): string {
   return parts.join(', ');
 }
 
-export function summarize(chain: ChainKind, file: string, rec: ElicitationTrace | SamplingTrace | null, error: string | null): TraceSummary {
+function summarize(chain: ChainKind, file: string, rec: ElicitationTrace | SamplingTrace | null, error: string | null): TraceSummary {
   if (!rec) {
     return { chain, seq: null, file, timestamp: null, action: null, channel: null, client: null, outcome: null, subject: null, error: error ?? 'unreadable' };
   }

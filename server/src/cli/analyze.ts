@@ -4,7 +4,7 @@
  * progress line per repository on stderr, one JSON line per repository on stdout with `--json`.
  * A repository that cannot be surveyed is reported on its own line and the others go on.
  *
- * Security: every line printed for a person goes through core/sanitize (app/results.ts escapes each
+ * Security: every line printed for a person goes through core/sanitize (app/facts.ts escapes each
  * title and path, so a file name cannot forge a line; the survey sanitizes what it prints again).
  *
  * analyze reads only: unlike the MCP tool it neither runs crash recovery nor records the
@@ -14,7 +14,7 @@ import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { snapshotAndAnalyze } from '../app/analyze.js';
-import { analysisFacts, analysisText, analyzeResult, fallbackNarration } from '../app/results.js';
+import { analysisFacts, analysisText, analyzeResult, fallbackNarration } from '../app/facts.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { journalPresent } from '../io/journal-present.js';
 import { safeJson, sanitizeLines } from '../core/sanitize.js';

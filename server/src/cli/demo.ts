@@ -32,7 +32,7 @@ export interface DemoOptions {
   example?: string | undefined;
 }
 
-export const BUNDLED_EXAMPLE = path.join(PACKAGE_ROOT, 'examples/orders-service');
+const BUNDLED_EXAMPLE = path.join(PACKAGE_ROOT, 'examples/orders-service');
 const SERVER_ENTRY = path.join(PACKAGE_ROOT, 'dist/index.js');
 
 async function treeDigest(root: string): Promise<Map<string, string>> {

@@ -70,7 +70,7 @@ function plainServe(argv: string[]): { workspace: string | undefined } | null {
   }
 }
 
-export async function buildProgram(io: CliIo): Promise<Command> {
+async function buildProgram(io: CliIo): Promise<Command> {
   const { Command } = await import('commander');
   const program = new Command();
   program

@@ -8,7 +8,7 @@
 import type { Command } from 'commander';
 import { propose } from '../app/propose.js';
 import { recover } from '../app/recover.js';
-import { fallbackNarration, planFacts, planText, proposeResult } from '../app/results.js';
+import { fallbackNarration, planFacts, planText, proposeResult } from '../app/facts.js';
 import { planViewData } from '../app/plan-view.js';
 import { figureFor } from '../app/loads.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';

@@ -19,8 +19,8 @@ import { VERSION } from '../runtime/version.js';
 import { recover } from '../app/recover.js';
 import { CliExit, ExitCode, jsonOk, resolveWorkspace, writeJson, type CliIo } from './common.js';
 
-export const CLI_CLIENT = { name: 'copilot-onboarding-cli', version: VERSION } as const;
-export const ROLLBACK_PROMPT = 'Roll back? [y/N] ';
+const CLI_CLIENT = { name: 'copilot-onboarding-cli', version: VERSION } as const;
+const ROLLBACK_PROMPT = 'Roll back? [y/N] ';
 
 interface RollbackOpts {
   workspace?: string;
@@ -145,7 +145,7 @@ async function runRollback(io: CliIo, o: RollbackOpts): Promise<void> {
 }
 
 /** Ask on the given streams; only "y" or "yes" is yes. End of input or Ctrl-C is `eof`. */
-export async function askYesNo(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, prompt: string): Promise<Answer> {
+async function askYesNo(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, prompt: string): Promise<Answer> {
   const rl = readline.createInterface({ input, output });
   try {
     // The first of these settles the answer (a promise resolves once).

@@ -22,7 +22,7 @@ interface SchemaDoc {
   description: string;
 }
 
-export const SCHEMA_DOCS: readonly SchemaDoc[] = [
+const SCHEMA_DOCS: readonly SchemaDoc[] = [
   {
     file: 'elicitation-trace.schema.json',
     schema: ElicitationTraceSchema,

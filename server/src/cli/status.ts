@@ -8,7 +8,7 @@ import { workspaceStatus, type WorkspaceStatus } from '../app/status.js';
 import { sanitizeLines } from '../core/sanitize.js';
 import { jsonOk, resolveWorkspace, writeJson, type CliIo } from './common.js';
 
-export function statusLines(st: WorkspaceStatus): string[] {
+function statusLines(st: WorkspaceStatus): string[] {
   return [
     `Workspace:          ${st.workspace}`,
     `Status:             ${st.status}${st.pattern ? ` (pattern ${st.pattern})` : ''}`,

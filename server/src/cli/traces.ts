@@ -168,7 +168,7 @@ async function findTrace(root: string, ref: string, chain: ChainKind | undefined
 const j = (v: unknown) => JSON.stringify(v, null, 2);
 const indent = (s: string, pre: string) => pre + s.split('\n').join(`\n${pre}`);
 
-export function showText(chain: ChainKind, rel: string, rec: ElicitationTrace | SamplingTrace, intact: boolean): string {
+function showText(chain: ChainKind, rel: string, rec: ElicitationTrace | SamplingTrace, intact: boolean): string {
   const head = [`${chain} trace #${rec.seq}  ${rel}`];
   if (!intact) head.push('WARNING: this file does not match its sha256 — it was modified after it was written (see `traces verify`).');
   const kv = (k: string, v: string) => `  ${`${k}:`.padEnd(13)}${v}`;

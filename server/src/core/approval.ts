@@ -34,6 +34,15 @@ export const ROLLBACK_SCHEMA: RequestedSchema = gateSchema(
 );
 
 /**
+ * When an approval stops counting: its approve trace's timestamp (when the form was shown) plus
+ * the TTL. The one expiry rule: sealed into the trace as `expires_at`, shown by onboarding_approve,
+ * and enforced by findApproval (with the TTL configured at that time).
+ */
+export function approvalExpiry(approvedAt: string, ttlMs: number): string {
+  return new Date(Date.parse(approvedAt) + ttlMs).toISOString();
+}
+
+/**
  * What a gate needs to know of one approve or confirmed migrate trace: read once, when the chain
  * is verified, and kept (per plan SHA-256) in the trace checkpoint's ledger, so that a gate never
  * reads the traces before the checkpoint again.
@@ -121,7 +130,7 @@ export function findApproval(plan: Plan, ledger: ApprovalLedger, now: Date, ttlM
       'Run onboarding_approve and let the human approve the plan.',
     );
   }
-  if (!last.authenticated) {
+  if (!last.authenticated) { // safety: approval-authenticated
     return refuse(
       ErrorCode.NOT_APPROVED,
       `The approval of plan ${plan.planId} (${last.file}) does not authenticate with this user's trace key: this server did not record it for you (recorded before per-user keys, by another user or key, or forged).`,
@@ -130,8 +139,8 @@ export function findApproval(plan: Plan, ledger: ApprovalLedger, now: Date, ttlM
   }
   // A confirmed migrate trace without a migration id cannot be matched: count it as used (fail closed).
   const used = entry.migrates.find((m) => m.migrationId === null || started.has(m.migrationId));
-  if (used) return refuse(ErrorCode.NOT_APPROVED, `The approval of plan ${plan.planId} was already used by a migration (${used.file}).`, 'Run onboarding_propose and onboarding_approve again.');
-  if (last.workspace !== workspaceId) {
+  if (used) return refuse(ErrorCode.NOT_APPROVED, `The approval of plan ${plan.planId} was already used by a migration (${used.file}).`, 'Run onboarding_propose and onboarding_approve again.'); // safety: approval-used-once
+  if (last.workspace !== workspaceId) { // safety: approval-workspace
     return refuse(
       ErrorCode.NOT_APPROVED,
       last.workspace === null
@@ -141,7 +150,7 @@ export function findApproval(plan: Plan, ledger: ApprovalLedger, now: Date, ttlM
     );
   }
   const sealed = Date.parse(last.expiresAt ?? '');
-  const expiresAt = new Date(Math.min(Date.parse(last.timestamp) + ttlMs, Number.isNaN(sealed) ? -Infinity : sealed));
-  if (!(expiresAt.getTime() > now.getTime())) return refuse(ErrorCode.APPROVAL_EXPIRED, `The approval of plan ${plan.planId} expired at ${expiresAt.toISOString()}.`, 'Run onboarding_approve again.');
+  const expiresAt = new Date(Math.min(Date.parse(approvalExpiry(last.timestamp, ttlMs)), Number.isNaN(sealed) ? -Infinity : sealed));
+  if (!(expiresAt.getTime() > now.getTime())) return refuse(ErrorCode.APPROVAL_EXPIRED, `The approval of plan ${plan.planId} expired at ${expiresAt.toISOString()}.`, 'Run onboarding_approve again.'); // safety: approval-expiry
   return { ok: true, trace: last, expiresAt: expiresAt.toISOString() };
 }

@@ -64,7 +64,7 @@ type RecordedPaths = {
  */
 export function recordMismatch(plan: Pick<Plan, 'planId' | 'operations'>, r: RecordedPaths): string[] {
   const problems: string[] = [];
-  if (r.planId !== plan.planId) problems.push(`it names plan ${r.planId}, not ${plan.planId}`);
+  if (r.planId !== plan.planId) problems.push(`it names plan ${r.planId}, not ${plan.planId}`); // safety: undo-record-plan-id
   const planned = new Set(plan.operations.map((op) => op.path));
   const named = [...new Set([...r.ops.map((o) => o.path), ...(r.before ?? []).map((f) => f.path), ...(r.creates ?? [])])];
   const extra = named.filter((p) => !planned.has(p));
@@ -89,10 +89,10 @@ export function recordMismatch(plan: Pick<Plan, 'planId' | 'operations'>, r: Rec
   const creates = plan.operations.filter((op) => op.op === 'create').map((op) => op.path);
   const parents = new Set(creates.flatMap((c) => c.split('/').slice(0, -1).map((_, i, segs) => segs.slice(0, i + 1).join('/'))));
   const strayDirs = r.createdDirs.filter((d) => !parents.has(d));
-  if (extra.length) problems.push(`it lists ${list(extra)}, which the plan does not touch`);
-  if (lacking.length) problems.push(`it lacks ${list(lacking)}, which the plan touches`);
-  if (differing.length) problems.push(`it records another operation or other bytes than the plan for ${list(differing)}`);
-  if (strayDirs.length) problems.push(`it would remove the folders ${list(strayDirs)}, which hold no file the plan creates`);
+  if (extra.length) problems.push(`it lists ${list(extra)}, which the plan does not touch`); // safety: undo-record-extra-paths
+  if (lacking.length) problems.push(`it lacks ${list(lacking)}, which the plan touches`); // safety: undo-record-lacking-paths
+  if (differing.length) problems.push(`it records another operation or other bytes than the plan for ${list(differing)}`); // safety: undo-record-other-bytes
+  if (strayDirs.length) problems.push(`it would remove the folders ${list(strayDirs)}, which hold no file the plan creates`); // safety: undo-record-stray-dirs
   return problems;
 }
 

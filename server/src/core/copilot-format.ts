@@ -46,7 +46,7 @@ export function joinApplyTo(globs: readonly string[]): string {
   return globs.map((g) => g.trim()).filter(Boolean).join(',');
 }
 
-export type ApplyToShape = 'quoted-string' | 'unquoted-string' | 'alias-like' | 'yaml-list' | 'missing' | 'other';
+type ApplyToShape = 'quoted-string' | 'unquoted-string' | 'alias-like' | 'yaml-list' | 'missing' | 'other';
 
 export interface ParsedFrontMatter {
   /** Byte-free: character offsets of the front matter block in the decoded text (including fences). */

@@ -23,7 +23,7 @@ import { figureLine, type LoadFigure } from './loads.js';
 /** The most characters a form message may have. */
 export const FORM_MAX_CHARS = 4000;
 /** The most files listed by name; the rest are counted and referenced. */
-export const FORM_MAX_FILES = 20;
+const FORM_MAX_FILES = 20;
 const MAX_PROBLEMS = 5;
 const PATH_MAX = 120;
 const GLOB_MAX = 100;

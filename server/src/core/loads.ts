@@ -28,7 +28,7 @@ import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, readFrontMatter, REPO_WIDE_PATH,
 export const SURFACES = ['code-review', 'cloud-agent', 'vscode-chat'] as const;
 export type Surface = (typeof SURFACES)[number];
 /** The surface of the one-line figure (the others are in the full result and in `explain`). */
-export const HEADLINE_SURFACE: Surface = 'code-review';
+const HEADLINE_SURFACE: Surface = 'code-review';
 
 export const SURFACE_NAMES: Record<Surface, string> = {
   'code-review': 'Copilot code review (github.com)',
@@ -37,7 +37,7 @@ export const SURFACE_NAMES: Record<Surface, string> = {
 };
 
 /** Folders of vendored or generated code that a tree's figure leaves out, wherever they sit. */
-export const VENDORED_DIRS: ReadonlySet<string> = new Set([
+const VENDORED_DIRS: ReadonlySet<string> = new Set([
   '.git', 'node_modules', 'bower_components', 'jspm_packages', 'vendor', 'third_party', 'third-party',
   '.venv', 'venv', '__pycache__', '.tox', '.mypy_cache', '.pytest_cache', '.gradle', '.next', '.nuxt', '.copilot-state',
 ]);
@@ -276,14 +276,14 @@ export function stats(values: ArrayLike<number>): Stats {
   return { files: n, mean: Math.round(sum / n), median: Math.round(median), p90: sorted[Math.ceil(0.9 * n) - 1]!, max: sorted[n - 1]! };
 }
 
-export interface FolderFigure {
+interface FolderFigure {
   /** The top-level folder, or `.` for the files at the root. */
   folder: string;
   before: Stats;
   after: Stats;
 }
 
-export interface SurfaceFigure {
+interface SurfaceFigure {
   surface: Surface;
   before: Stats;
   after: Stats;

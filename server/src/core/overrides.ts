@@ -55,7 +55,7 @@ function normaliseApplyTo(value: string | string[], sectionRef: string): string 
   // Checked before splitting: splitting trims, and trim() drops U+2028, U+2029 and U+FEFF at the ends.
   for (const v of values) {
     if (/[\0\r\n]/.test(v)) throw invalid(`The applyTo glob ${JSON.stringify(v.slice(0, 100))} for "${sectionRef}" contains a NUL or line break.`, GLOB_NEXT);
-    if (hasUnsafe(v)) throw invalid(`The applyTo glob ${JSON.stringify(v.slice(0, 100))} for "${sectionRef}" contains a control, bidi or separator character.`, GLOB_NEXT);
+    if (hasUnsafe(v)) throw invalid(`The applyTo glob ${JSON.stringify(v.slice(0, 100))} for "${sectionRef}" contains a control, bidi or separator character.`, GLOB_NEXT); // safety: applyto-unsafe-chars
   }
   const globs = values.flatMap((v) => splitApplyTo(v));
   if (!globs.length) throw invalid(`The applyTo override for "${sectionRef}" has no glob.`, 'Give one or more globs, e.g. "**/*.ts,**/*.tsx".');

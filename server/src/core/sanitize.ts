@@ -27,7 +27,7 @@ function visible(ch: string): string {
 }
 
 /** Default longest untrusted string shown in full (characters). */
-export const MAX_SHOWN_CHARS = 160;
+const MAX_SHOWN_CHARS = 160;
 
 /**
  * Make an untrusted string safe to show: every control or bidi character becomes a visible
@@ -37,12 +37,12 @@ export const MAX_SHOWN_CHARS = 160;
 export function sanitize(value: string, max = MAX_SHOWN_CHARS): string {
   let s = value;
   let cut = false;
-  if (s.length > max) {
+  if (s.length > max) { // safety: sanitize-bounded
     // Cut before escaping (the size note is about the original), never inside a surrogate pair.
     s = s.slice(0, /[\ud800-\udbff]/.test(s[max - 1] ?? '') ? max - 1 : max);
     cut = true;
   }
-  s = s.replace(UNSAFE, visible);
+  s = s.replace(UNSAFE, visible); // safety: sanitize-escapes
   return cut ? `${s}… (${Buffer.byteLength(value, 'utf8').toLocaleString('en-US')} bytes)` : s;
 }
 

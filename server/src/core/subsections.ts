@@ -19,7 +19,7 @@ import { slugify } from './slug.js';
 import { GENERAL_CORE_RE } from './taxonomy.js';
 
 /** A top-level section is split only from this many characters on. */
-export const SPLIT_FROM_CHARS = 2000;
+const SPLIT_FROM_CHARS = 2000;
 
 /** A section with a scope of its own is split only when at most this share of it would stay repository-wide. */
 const MAX_UNSCOPED_SHARE = 0.25;

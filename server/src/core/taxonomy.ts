@@ -34,7 +34,7 @@ export interface Topic {
 }
 
 /** Word-bounded, case-insensitive alternation (`#`, `+` and `.` count as part of a word: C#, C++, .NET). */
-export function words(...alts: string[]): RegExp {
+function words(...alts: string[]): RegExp {
   return new RegExp(`(?<![A-Za-z0-9_#+])(?:${alts.join('|')})(?![A-Za-z0-9_#+])`, 'i');
 }
 
@@ -376,7 +376,7 @@ export const GENERAL_CORE_RE = words(
   'reviews?', 'security', 'performance', 'naming', 'formatting', 'errors?', 'error handling', 'logging', 'dependencies', 'license', 'contributing',
   'faq', 'glossary', 'terminology', 'tasks?', 'language', 'code style', 'quality', 'scope', 'basics', 'misc', 'miscellaneous', 'other',
 );
-export const GENERAL_SUFFIX_RE = words(
+const GENERAL_SUFFIX_RE = words(
   'rules', 'guidelines', 'conventions', 'best practices', 'standards', 'coding standards', 'checklist', 'notes?', 'instructions', 'tips',
   'patterns?', 'recommendations', 'important', 'critical', 'must', 'always', 'never', 'do not', "don'?t",
 );

@@ -92,7 +92,7 @@ export interface Section {
 
 export type Pattern = 'clean' | 'structured' | 'unstructured' | 'messy' | 'migrated';
 
-export type ProblemCode =
+type ProblemCode =
   | 'DUPLICATE_HEADING'
   | 'EMPTY_SECTION'
   | 'POSSIBLE_CONTRADICTION'

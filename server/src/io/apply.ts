@@ -92,7 +92,7 @@ function checkOperations(plan: Plan): void {
     if (op.op === 'modify' && op.previousSha256 === null) throw bad('does not record the hash of the file it replaces');
     if (op.op === 'create' && op.previousSha256 !== null) throw bad('records a previous hash for a file it creates');
   }
-  assertConfined(plan);
+  assertConfined(plan); // safety: confine-write-engine
 }
 
 /** Re-read every source and target: refuse (PLAN_STALE) if anything differs from what the plan recorded. Returns the source bytes. */
@@ -123,6 +123,36 @@ export async function checkFresh(root: string, plan: Plan, guard = new RealInsid
     if (sha256Hex(bytes) !== op.previousSha256) throw stale(op.path, 'changed', plan.planId);
   });
   return sources;
+}
+
+/**
+ * Refuse, at propose time, a plan that migrate could never apply: a file it modifies or
+ * deletes that is a symlink (the migration would replace the link), or an output whose real
+ * location is outside the workspace (e.g. `.github/instructions` linked elsewhere).
+ */
+export async function assertApplicable(root: string, plan: Plan): Promise<void> {
+  for (const op of plan.operations) {
+    const abs = resolveInside(root, op.path);
+    if (op.op !== 'create') {
+      const st = await fsp.lstat(abs);
+      if (st.isSymbolicLink()) {
+        const target = await fsp.readlink(abs);
+        throw new OnboardingError(ErrorCode.SOURCE_REFUSED, `${op.path} is a symlink (a symbolic link to ${target}); migrating would replace the link with a file.`, {
+          next: `Replace the link with the file it points to (or point the workspace at the real file's repository), then run onboarding_propose again.`,
+        });
+      }
+    }
+    try {
+      await new RealInsideGuard(root).check(abs);
+    } catch (e) {
+      if (e instanceof OnboardingError) {
+        throw new OnboardingError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `The plan would write ${op.path}, whose folder leads outside the workspace through a symbolic link.`, {
+          next: 'Remove or fix the link (e.g. .github/instructions), then run onboarding_propose again.',
+        });
+      }
+      throw e;
+    }
+  }
 }
 
 /** Move one staged file into place (a delete moves the target to a trash side file). */

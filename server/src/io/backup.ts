@@ -471,3 +471,9 @@ export async function restoreContents(
   await Promise.all([...dirs].map((d) => fsyncDir(d)));
   return { restored: targets.filter((_, k) => !same[k]).map((t) => t.f.path), unchanged: targets.filter((_, k) => same[k]).map((t) => t.f.path) };
 }
+
+/** The ids of the migrations with a manifest in backups/, oldest first (ids start with their time). */
+export async function manifestIds(root: string): Promise<string[]> {
+  const names = await fsp.readdir(backupsDir(root)).catch(() => [] as string[]);
+  return names.filter((f) => f.endsWith('.manifest.json')).map((f) => f.slice(0, -'.manifest.json'.length)).sort();
+}

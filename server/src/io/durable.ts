@@ -16,7 +16,7 @@ import { ErrorCode, OnboardingError } from '../core/errors.js';
  * error is returned as it is. The callers clean up what they started (a partial file here, a
  * partial backup in io/apply), so the message can say what to do.
  */
-export function diskFull(e: unknown, dir: string): unknown {
+function diskFull(e: unknown, dir: string): unknown {
   const code = (e as NodeJS.ErrnoException | null)?.code;
   if (code !== 'ENOSPC' && code !== 'EDQUOT') return e;
   return new OnboardingError(ErrorCode.DISK_FULL, `The disk holding ${dir} is full (${code}); the file being written there was removed.`, {

@@ -45,7 +45,7 @@ export async function readJournal(root: string): Promise<Journal | null> {
 /** Replace the journal atomically and durably (the folder is fsynced so the rename survives a power cut). */
 export async function writeJournal(root: string, journal: Journal): Promise<void> {
   const data = JournalSchema.parse(journal);
-  await assertStateWrite(root, journalFile(root));
+  await assertStateWrite(root, journalFile(root)); // safety: journal-write-recheck
   await atomicWriteFile(journalFile(root), `${JSON.stringify(data, null, 2)}\n`);
   await fsyncDir(stateDir(root));
 }

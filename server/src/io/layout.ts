@@ -49,7 +49,7 @@ export function lockFile(root: string): string {
   return path.join(stateDir(root), 'lock');
 }
 
-export function plansDir(root: string): string {
+function plansDir(root: string): string {
   return path.join(stateDir(root), 'plans');
 }
 
@@ -61,7 +61,7 @@ export function backupsDir(root: string): string {
   return path.join(stateDir(root), 'backups');
 }
 
-export function backupFileNames(migrationId: string): { archive: string; manifest: string } {
+function backupFileNames(migrationId: string): { archive: string; manifest: string } {
   return { archive: `${migrationId}.tar.gz`, manifest: `${migrationId}.manifest.json` };
 }
 

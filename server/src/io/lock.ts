@@ -39,7 +39,7 @@ export interface LockHandle {
 const GARBAGE_AGE_MS = 10_000;
 
 export async function acquireLock(root: string, opts: { owner: string }): Promise<LockHandle> {
-  await assertStateWrite(root, lockFile(root));
+  await assertStateWrite(root, lockFile(root)); // safety: lock-write-recheck
   const got = await tryLock(lockFile(root), opts.owner);
   if ('release' in got) return got;
   throw busyError(got.holder);

@@ -100,7 +100,7 @@ export async function recordedPlan(root: string, manifest: Manifest): Promise<Pl
     ops: manifest.written,
     createdDirs: manifest.createdDirs,
   });
-  if (problems.length) throw refuse(what, `its backup manifest ${backupRelPaths(manifest.migrationId).manifest}`, plan.planId, problems);
+  if (problems.length) throw refuse(what, `its backup manifest ${backupRelPaths(manifest.migrationId).manifest}`, plan.planId, problems); // safety: undo-manifest-matches-plan
   return plan;
 }
 
@@ -109,7 +109,7 @@ export async function journalPlan(root: string, journal: Journal): Promise<Plan>
   const what = `The ${journal.kind === 'migrate' ? 'migration' : 'rollback'} ${journal.migrationId} left in the journal`;
   const plan = await namedPlan(journal.migrationId, journal.planId, null, root, what);
   const problems = recordMismatch(plan, { planId: journal.planId, ops: journal.ops, createdDirs: journal.createdDirs });
-  if (problems.length) throw refuse(what, 'the journal .copilot-state/journal.json', plan.planId, problems);
+  if (problems.length) throw refuse(what, 'the journal .copilot-state/journal.json', plan.planId, problems); // safety: undo-journal-matches-plan
   return plan;
 }
 

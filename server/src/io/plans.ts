@@ -23,7 +23,7 @@ function planPath(root: string, planId: string): string {
 
 export async function savePlan(root: string, plan: Plan): Promise<string> {
   const file = planPath(root, plan.planId);
-  await assertStateWrite(root, file);
+  await assertStateWrite(root, file); // safety: plan-write-recheck
   await atomicWriteFile(file, JSON.stringify(plan));
   return path.relative(root, file).split(path.sep).join('/');
 }

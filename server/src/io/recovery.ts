@@ -26,7 +26,7 @@ import { journalPlan, loadMigration, recordedPlan } from './migration-record.js'
 import { isWithin, readRegularFile, resolveInside, unlessMissing } from './workspace.js';
 import { sha256Hex } from '../core/canonical.js';
 
-export type RecoveryStatus = 'none' | 'clean' | 'rolled-back' | 'completed-rollback' | 'busy';
+type RecoveryStatus = 'none' | 'clean' | 'rolled-back' | 'completed-rollback' | 'busy';
 
 export interface RecoveryReport {
   /**

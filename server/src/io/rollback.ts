@@ -86,7 +86,7 @@ export async function editedSinceMigration(root: string, manifest: Manifest): Pr
  * is written only after the state folder is re-checked (assertStateWrite). Returns the
  * workspace-relative paths of the copies.
  */
-export async function saveEditedFiles(root: string, manifest: Manifest, edited: readonly string[]): Promise<string[]> {
+async function saveEditedFiles(root: string, manifest: Manifest, edited: readonly string[]): Promise<string[]> {
   const saved: string[] = [];
   const dirs = new Set<string>();
   for (const rel of edited) {

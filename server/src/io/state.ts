@@ -53,7 +53,7 @@ function corrupt(why: string): OnboardingError {
 
 export async function saveState(root: string, state: OnboardingState): Promise<void> {
   const valid = OnboardingStateSchema.parse({ ...state, version: STATE_VERSION, workspaceId: await workspaceId(root, state.workspaceId) });
-  await assertStateWrite(root, stateFile(root));
+  await assertStateWrite(root, stateFile(root)); // safety: state-write-recheck
   await atomicWriteFile(stateFile(root), JSON.stringify(valid, null, 2) + '\n');
 }
 
@@ -131,7 +131,7 @@ export async function loadTraceCheckpoint(root: string, key: UserKey, workspace:
   const parsed = TraceCheckpointSchema.safeParse(raw);
   if (!parsed.success) return null;
   const { mac, ...rest } = parsed.data;
-  if (key.mac(canonicalJson(rest)) !== mac || rest.workspace !== workspace) return null;
+  if (key.mac(canonicalJson(rest)) !== mac || rest.workspace !== workspace) return null; // safety: checkpoint-authenticated
   const ledger: ApprovalLedger = Object.assign(Object.create(null) as ApprovalLedger, rest.ledger);
   return { link: rest.link, ledger };
 }

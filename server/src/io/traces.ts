@@ -23,10 +23,11 @@
 import { closeSync, constants as fsConstants, fstatSync, openSync, promises as fsp, readSync } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, canonicalMembers, joinMembers, sha256Hex } from '../core/canonical.js';
+import { approvalExpiry } from '../core/approval.js';
 import { ElicitationTraceSchema, SamplingTraceSchema, type ElicitationTrace, type SamplingTrace } from '../schemas/trace.js';
 import { atomicWriteFile, createExclusive } from './durable.js';
-import { IO_CONCURRENCY, mapLimit, readRegularFile, unlessMissing } from './workspace.js';
-import { traceDir, traceDirName, type ChainKind } from './layout.js';
+import { IO_CONCURRENCY, isWithin, mapLimit, readRegularFile, unlessMissing } from './workspace.js';
+import { stateDir, traceDir, traceDirName, type ChainKind } from './layout.js';
 import { withFileLock } from './lock.js';
 import { recordChainMark, recordedChainMark, workspaceId } from './state.js';
 import { DEFAULT_CONFIG } from '../runtime/config.js';
@@ -34,7 +35,7 @@ import type { ChainMark } from '../schemas/state.js';
 import { CLOCK_SKEW_MS, TRACE_FORMAT, formatVersion, sealProblem, type ChainProblemKind, type TraceStoreOptions } from './trace-seal.js';
 import { loadUserKey, userKeyPath, type UserKey } from './user-key.js';
 
-export { CLOCK_SKEW_MS, TRACE_FORMAT, traceDir, traceDirName, type ChainKind, type ChainProblemKind, type TraceStoreOptions };
+export { traceDir, type ChainKind, type TraceStoreOptions };
 
 interface Head {
   seq: number;
@@ -47,7 +48,7 @@ export type TraceRecord<K extends ChainKind> = K extends 'elicitation' ? Elicita
 type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256' | 'file' | 'sealed_at' | 'workspace' | 'expires_at' | 'mac' | 'prev_file'>;
 
 /** `2026-11-22T10:30:45.123Z` -> `2026-11-22T10-30-45-123Z` */
-export function fileTime(iso: string): string {
+function fileTime(iso: string): string {
   return iso.replace(/[:.]/g, '-');
 }
 
@@ -61,7 +62,7 @@ export function wholeHash(record: Record<string, unknown>): string {
 }
 
 /** A record's `mac` (@3): HMAC-SHA-256 with the per-user key over its canonical JSON without `sha256` and `mac`. */
-export function recordMac(key: UserKey, record: Record<string, unknown>): string {
+function recordMac(key: UserKey, record: Record<string, unknown>): string {
   const { sha256: _s, mac: _m, ...rest } = record;
   return key.mac(canonicalJson(rest));
 }
@@ -118,7 +119,7 @@ export class TraceStore<K extends ChainKind> {
     if (this.kind === 'elicitation') {
       out.workspace = await workspaceId(this.root);
       if (unsealed.action === 'approve' && unsealed.outcome === 'approved') {
-        out.expires_at = new Date(Date.parse(String(unsealed.timestamp)) + (this.opts.approvalTtlMs ?? DEFAULT_CONFIG.approvalTtlMs)).toISOString();
+        out.expires_at = approvalExpiry(String(unsealed.timestamp), this.opts.approvalTtlMs ?? DEFAULT_CONFIG.approvalTtlMs);
       }
     }
     return out;
@@ -199,7 +200,7 @@ export class TraceStore<K extends ChainKind> {
   }
 }
 
-export interface ChainProblem {
+interface ChainProblem {
   kind: ChainProblemKind;
   file: string | null;
   seq: number | null;
@@ -468,7 +469,7 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
     // Authentication: once a trace authenticates with this user's key, every later one must.
     if (key && g.auth) {
       owned = true;
-    } else if (key && owned) {
+    } else if (key && owned) { // safety: chain-mac
       const why = g.version < 3 ? `it has no mac (format @${g.version})` : 'its mac does not match';
       problems.push({ kind: 'unauthenticated', file: g.file, seq: g.seq, message: `${g.file}: does not authenticate with this user's trace key (${why}): not written by this server for you` });
     } else if (key) {
@@ -503,7 +504,7 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
   const lastSeq = lastGood ? lastGood.seq : base.seq;
   if (head) {
     const pending = head.pending;
-    if (head.seq > lastSeq && !(pending && pending.seq === lastSeq)) {
+    if (head.seq > lastSeq && !(pending && pending.seq === lastSeq)) { // safety: chain-head
       const message = `the chain ends at seq ${lastSeq} but seq ${head.seq} (${head.file}) was written: trace(s) at the end are missing`;
       problems.push({ kind: 'missing', file: head.file, seq: head.seq, message });
     } else if (head.seq < lastSeq) {
@@ -524,7 +525,7 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
     } else if (recorded && head.file && recorded.file !== head.file) {
       problems.push({ kind: 'renamed', file: recorded.file, seq: recorded.seq, message: `${recorded.file}: the chain head recorded seq ${head.seq} as ${head.file} (renamed)` });
     }
-  } else if (files?.length || base.seq > 0) {
+  } else if (files?.length || base.seq > 0) { // safety: chain-head-mandatory
     // Security: the head is what notices a deleted tail; without it the chain proves nothing.
     problems.push({ kind: 'head', file: '.head.json', seq: null, message: `.head.json is ${headText === null ? 'missing' : 'corrupt'}: the chain's last link is unknown (deleted with the newest traces?)` });
   }
@@ -532,7 +533,7 @@ async function verifyOnce<F>(ctx: WalkContext<F>, headText: string | null, mark:
   // between the head and the state), never lead.
   if (mark instanceof Error) {
     problems.push({ kind: 'unparseable', file: null, seq: null, message: `onboarding.json cannot be read, so the chain's recorded last link cannot be checked (${mark.message})` });
-  } else if (mark && mark.seq > lastSeq) {
+  } else if (mark && mark.seq > lastSeq) { // safety: chain-state-mark
     problems.push({ kind: 'missing', file: mark.file, seq: mark.seq, message: `onboarding.json records seq ${mark.seq} (${mark.file}) but the chain ends at seq ${lastSeq}: trace(s) at the end are missing` });
   } else if (mark && mark.seq > 0) {
     const g = linkAt(mark.seq);
@@ -600,7 +601,7 @@ export async function recheckTrace(root: string, kind: ChainKind, file: string, 
   if (!rec) return `${file}: cannot be read again (${typeof text === 'string' ? 'not valid JSON' : text.message})`;
   const hashes = linkHashes(rec, key);
   if (!hashes || rec.sha256 !== sha256 || hashes.record !== sha256) return `${file}: changed after the chain was verified`;
-  if (hashes.mac === null || hashes.mac !== rec.mac) return `${file}: does not authenticate with this user's trace key`;
+  if (hashes.mac === null || hashes.mac !== rec.mac) return `${file}: does not authenticate with this user's trace key`; // safety: reread-mac
   return null;
 }
 
@@ -685,7 +686,32 @@ function readTraceTextGrowing(fd: number, first: Buffer, total: number): string 
  * file in the end (a FIFO, a folder, a device) is not read but returned as an Error, which the
  * caller reports. Security: a FIFO named like a trace must never hang a verify or a read.
  */
-export async function readTraceText(file: string): Promise<string | Error> {
+/**
+ * One trace file by name, read only when its real path stays inside `.copilot-state/` (a
+ * symlinked trace is `outside`) and it is a regular file (a FIFO or folder named like a trace is
+ * never opened for a blocking read): what the trace resources serve.
+ */
+export async function readTraceInState(
+  root: string,
+  kind: ChainKind,
+  file: string,
+): Promise<{ ok: true; text: string } | { ok: false; why: 'missing' | 'outside' } | { ok: false; why: 'unreadable'; code: string }> {
+  const abs = path.join(traceDir(root, kind), file);
+  let real: string;
+  let realState: string;
+  try {
+    [real, realState] = await Promise.all([fsp.realpath(abs), fsp.realpath(stateDir(root))]);
+  } catch {
+    return { ok: false, why: 'missing' };
+  }
+  if (!isWithin(realState, real)) return { ok: false, why: 'outside' }; // safety: trace-resource-inside
+  const text = await readTraceText(real);
+  if (!(text instanceof Error)) return { ok: true, text };
+  const code = (text as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' ? { ok: false, why: 'missing' } : { ok: false, why: 'unreadable', code: code ?? text.message };
+}
+
+async function readTraceText(file: string): Promise<string | Error> {
   try {
     const data = await readRegularFile(file, { followSymlinks: true });
     return Buffer.isBuffer(data) ? data.toString('utf8') : new Error('not a regular file (a folder, FIFO, socket or device; not read)');

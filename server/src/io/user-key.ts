@@ -18,7 +18,7 @@ import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { createExclusive } from './durable.js';
 import { readRegularFile, unlessMissing } from './workspace.js';
 
-export const KEY_FILE_NAME = 'trace-key';
+const KEY_FILE_NAME = 'trace-key';
 const KEY_RE = /^[0-9a-f]{64}$/;
 
 /** The key, with the path it was read from. */

@@ -228,7 +228,7 @@ export function assertWorkspaceFolder(root: string): void {
  * cannot be checked). Every entry point (MCP tools and resources, CLI commands) resolves its
  * workspace through assertWorkspaceFolder, which calls this.
  */
-export function assertStateDirInside(root: string): void {
+function assertStateDirInside(root: string): void {
   const dir = stateDir(root);
   try {
     lstatSync(dir);

@@ -14,7 +14,7 @@ import type { TraceStore } from '../io/traces.js';
 import type { ToolExtra } from './progress.js';
 
 /** Facts sent to the model are bounded: never whole files. */
-export const MAX_FACTS_CHARS = 6000;
+const MAX_FACTS_CHARS = 6000;
 const MAX_NARRATION_CHARS = 4000;
 
 const SYSTEM_PROMPT = [

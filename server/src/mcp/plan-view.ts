@@ -42,29 +42,31 @@ export function clientRendersApps(server: Server): boolean {
   return !!ext && (!Array.isArray(ext.mimeTypes) || ext.mimeTypes.includes(PLAN_VIEW_MIME));
 }
 
-export const planViewShape = z.object({
-  files: z.array(
-    z.object({
-      path: z.string(),
-      op: z.enum(['create', 'modify', 'delete']),
-      size: z.number().int(),
-      globs: z.array(z.object({ glob: z.string(), matches: z.number().int() })),
-      sections: z.array(z.string()),
-    }),
-  ),
-  repoWide: z.array(z.object({ title: z.string(), source: z.string() })),
-  repoWideDiff: z
-    .object({
-      path: z.string(),
-      op: z.enum(['create', 'modify', 'delete']),
-      before: z.object({ lines: z.number().int(), chars: z.number().int() }),
-      after: z.object({ lines: z.number().int(), chars: z.number().int() }),
-      rows: z.array(z.object({ op: z.enum([' ', '-', '+', '…']), text: z.string(), to: z.string().nullable() })),
-    })
-    .nullable()
-    .describe('The repository-wide file before -> after the plan: " " stays, "-" moves out (to), "+" is generated, "…" counts lines left out; lines sanitized and bounded.'),
-  filesTruncated: z.boolean(),
-});
+/** Built when called: onboarding_propose's output schema is built on first use (mcp/tools/lazy-schemas.ts). */
+export const planViewShape = () =>
+  z.object({
+    files: z.array(
+      z.object({
+        path: z.string(),
+        op: z.enum(['create', 'modify', 'delete']),
+        size: z.number().int(),
+        globs: z.array(z.object({ glob: z.string(), matches: z.number().int() })),
+        sections: z.array(z.string()),
+      }),
+    ),
+    repoWide: z.array(z.object({ title: z.string(), source: z.string() })),
+    repoWideDiff: z
+      .object({
+        path: z.string(),
+        op: z.enum(['create', 'modify', 'delete']),
+        before: z.object({ lines: z.number().int(), chars: z.number().int() }),
+        after: z.object({ lines: z.number().int(), chars: z.number().int() }),
+        rows: z.array(z.object({ op: z.enum([' ', '-', '+', '…']), text: z.string(), to: z.string().nullable() })),
+      })
+      .nullable()
+      .describe('The repository-wide file before -> after the plan: " " stays, "-" moves out (to), "+" is generated, "…" counts lines left out; lines sanitized and bounded.'),
+    filesTruncated: z.boolean(),
+  });
 export function registerPlanView(mcp: McpServer): void {
   mcp.registerResource(
     'plan-view',

@@ -9,9 +9,9 @@ import { z } from 'zod';
 import type { ToolContext } from './context.js';
 import { clientCanElicit, clientIdentity } from './elicit.js';
 
-export const ONBOARD_PROMPT = 'onboard_repository';
+const ONBOARD_PROMPT = 'onboard_repository';
 
-export function onboardingScript(o: { canElicit: boolean; canSample: boolean; clientName: string; focus?: string | undefined }): string {
+function onboardingScript(o: { canElicit: boolean; canSample: boolean; clientName: string; focus?: string | undefined }): string {
   const ask = o.canElicit
     ? 'ask the human with `question_ask` (one short question per section, e.g. "Section \\"Testing\\" has no clear scope. Which files should it apply to (globs), or keep it repository-wide?"). Never ask for secrets.'
     : `ask the human in the chat (\`question_ask\` is not available: ${o.clientName} did not declare MCP elicitation).`;

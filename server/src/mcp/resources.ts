@@ -9,20 +9,18 @@
  *   copilot-onboarding://traces                       both chains, one summary per trace
  *   copilot-onboarding://traces/{chain}/{file}        one trace file, byte for byte
  */
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode as McpErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from './context.js';
 import { OnboardingError } from '../core/errors.js';
-import { isWithin } from '../io/workspace.js';
-import { CHAINS, stateDir, traceDir, traceDirName, type ChainKind } from '../io/layout.js';
+import { CHAINS, traceDir, traceDirName, type ChainKind } from '../io/layout.js';
 
-export const RESOURCE_SCHEME = 'copilot-onboarding';
-export const STATUS_URI = `${RESOURCE_SCHEME}://status`;
-export const PLAN_URI = `${RESOURCE_SCHEME}://plan/current`;
-export const TRACES_URI = `${RESOURCE_SCHEME}://traces`;
-export const TRACE_TEMPLATE = `${RESOURCE_SCHEME}://traces/{chain}/{file}`;
+const RESOURCE_SCHEME = 'copilot-onboarding';
+const STATUS_URI = `${RESOURCE_SCHEME}://status`;
+const PLAN_URI = `${RESOURCE_SCHEME}://plan/current`;
+const TRACES_URI = `${RESOURCE_SCHEME}://traces`;
+const TRACE_TEMPLATE = `${RESOURCE_SCHEME}://traces/{chain}/{file}`;
 
 /** MCP "resource not found" (spec: server/resources, error handling). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -45,7 +43,7 @@ async function reading<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** Percent-decode one URI variable and accept only a plain trace file name. */
-export function traceFileName(raw: string | string[] | undefined): string | null {
+function traceFileName(raw: string | string[] | undefined): string | null {
   if (typeof raw !== 'string') return null;
   let name: string;
   try {
@@ -57,7 +55,7 @@ export function traceFileName(raw: string | string[] | undefined): string | null
   return name;
 }
 
-export function chainName(raw: string | string[] | undefined): ChainKind | null {
+function chainName(raw: string | string[] | undefined): ChainKind | null {
   return typeof raw === 'string' && (CHAINS as readonly string[]).includes(raw) ? (raw as ChainKind) : null;
 }
 
@@ -71,24 +69,12 @@ async function readTraceFile(root: string, chain: ChainKind, file: string): Prom
   const dir = traceDir(root, chain);
   const abs = path.join(dir, file);
   if (path.dirname(abs) !== dir) throw new McpError(McpErrorCode.InvalidParams, `Refused: ${file} is not a trace file name.`);
-  let real: string;
-  let realState: string;
-  try {
-    [real, realState] = await Promise.all([fsp.realpath(abs), fsp.realpath(stateDir(root))]);
-  } catch {
-    throw new McpError(RESOURCE_NOT_FOUND, `No trace ${traceDirName(chain)}/${file}.`);
-  }
-  if (!isWithin(realState, real)) {
-    throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} resolves outside .copilot-state/.`);
-  }
-  const { readTraceText } = await import('../io/traces.js');
-  const text = await readTraceText(real);
-  if (text instanceof Error) {
-    const code = (text as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new McpError(RESOURCE_NOT_FOUND, `No trace ${traceDirName(chain)}/${file}.`);
-    throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} could not be read (${code ?? text.message}).`);
-  }
-  return text;
+  const { readTraceInState } = await import('../io/traces.js');
+  const got = await readTraceInState(root, chain, file);
+  if (got.ok) return got.text;
+  if (got.why === 'outside') throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} resolves outside .copilot-state/.`);
+  if (got.why === 'unreadable') throw new McpError(McpErrorCode.InvalidParams, `Refused: ${traceDirName(chain)}/${file} could not be read (${got.code}).`);
+  throw new McpError(RESOURCE_NOT_FOUND, `No trace ${traceDirName(chain)}/${file}.`);
 }
 
 export function registerResources(mcp: McpServer, ctx: ToolContext): void {

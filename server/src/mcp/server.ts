@@ -10,7 +10,7 @@ import { registerResources } from './resources.js';
 import { registerPrompts } from './prompts.js';
 import { modelOnly, registerPlanView } from './plan-view.js';
 
-export const SERVER_NAME = 'copilot-onboarding';
+const SERVER_NAME = 'copilot-onboarding';
 
 export interface CreatedServer {
   mcp: McpServer;

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
-export type LogLevel = 'debug' | 'info' | 'warning' | 'error';
+type LogLevel = 'debug' | 'info' | 'warning' | 'error';
 
 /**
  * Logs go to stderr and, once attached and connected, to MCP logging. Never to stdout (JSON-RPC).

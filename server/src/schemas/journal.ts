@@ -6,7 +6,7 @@ export const JOURNAL_FORMAT = 'copilot-onboarding/journal@1';
 const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
 /** One planned operation, as the journal remembers it (enough to tell pre-state from post-state without the backup). */
-export const JournalOpSchema = z
+const JournalOpSchema = z
   .object({
     op: z.enum(['create', 'modify', 'delete']),
     path: RelPathSchema,
@@ -44,4 +44,3 @@ export const JournalSchema = z
   })
   .strict();
 export type Journal = z.infer<typeof JournalSchema>;
-export type JournalPhase = Journal['phase'];

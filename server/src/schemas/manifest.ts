@@ -27,7 +27,7 @@ const Hex64 = z.string().regex(/^[0-9a-f]{64}$/);
 
 export const MANIFEST_FORMAT = 'copilot-onboarding/backup-manifest@1';
 
-export const ManifestFileSchema = z
+const ManifestFileSchema = z
   .object({
     path: RelPathSchema,
     sha256: Hex64,
@@ -38,7 +38,7 @@ export const ManifestFileSchema = z
   .strict();
 export type ManifestFile = z.infer<typeof ManifestFileSchema>;
 
-export const ManifestWrittenSchema = z
+const ManifestWrittenSchema = z
   .object({
     path: RelPathSchema,
     op: z.enum(['create', 'modify', 'delete']),
@@ -50,7 +50,7 @@ export const ManifestWrittenSchema = z
   .strict();
 
 /** The manifest without its own hash. */
-export const ManifestBodySchema = z
+const ManifestBodySchema = z
   .object({
     format: z.literal(MANIFEST_FORMAT),
     migrationId: MigrationIdSchema,

@@ -4,10 +4,9 @@ import { z } from 'zod';
 export const STATE_VERSION = 2;
 
 /** The state machine of a workspace: see docs/flow.md. */
-export const OnboardingStatusSchema = z.enum(['new', 'analyzed', 'proposed', 'approved', 'migrated', 'rolled-back']);
-export type OnboardingStatus = z.infer<typeof OnboardingStatusSchema>;
+const OnboardingStatusSchema = z.enum(['new', 'analyzed', 'proposed', 'approved', 'migrated', 'rolled-back']);
 
-export const ApprovalSchema = z.object({
+const ApprovalSchema = z.object({
   planId: z.string(),
   planSha256: z.string(),
   approvedAt: z.string(),
@@ -20,7 +19,7 @@ export const ApprovalSchema = z.object({
 });
 export type Approval = z.infer<typeof ApprovalSchema>;
 
-export const MigrationRecordSchema = z.object({
+const MigrationRecordSchema = z.object({
   migrationId: z.string(),
   planId: z.string(),
   planSha256: z.string(),
@@ -30,10 +29,9 @@ export const MigrationRecordSchema = z.object({
   written: z.array(z.object({ path: z.string(), op: z.string() })),
   rolledBackAt: z.string().nullable(),
 });
-export type MigrationRecord = z.infer<typeof MigrationRecordSchema>;
 
 /** The last link of a trace chain as the store wrote it: a second copy of the chain head. */
-export const ChainMarkSchema = z.object({ seq: z.number().int().nonnegative(), sha256: z.string().nullable(), file: z.string().nullable() });
+const ChainMarkSchema = z.object({ seq: z.number().int().nonnegative(), sha256: z.string().nullable(), file: z.string().nullable() });
 export type ChainMark = z.infer<typeof ChainMarkSchema>;
 
 /** `.copilot-state/onboarding.json` */
@@ -96,4 +94,4 @@ export const TraceCheckpointSchema = z.object({
   ledger: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.object({ approve: DecisionFactSchema, migrates: z.array(DecisionFactSchema) })),
   mac: z.string().regex(/^[0-9a-f]{64}$/),
 });
-export type TraceCheckpoint = z.infer<typeof TraceCheckpointSchema>;
+type TraceCheckpoint = z.infer<typeof TraceCheckpointSchema>;

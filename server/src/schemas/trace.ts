@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-export const ElicitationOutcomeSchema = z.enum([
+const ElicitationOutcomeSchema = z.enum([
   'approved',
   'declined',
   'cancelled',
@@ -14,7 +14,7 @@ export const ElicitationOutcomeSchema = z.enum([
 ]);
 export type ElicitationOutcome = z.infer<typeof ElicitationOutcomeSchema>;
 
-export const ElicitationActionSchema = z.enum(['approve', 'migrate', 'rollback', 'question', 'recover']);
+const ElicitationActionSchema = z.enum(['approve', 'migrate', 'rollback', 'question', 'recover']);
 export type ElicitationAction = z.infer<typeof ElicitationActionSchema>;
 
 const ClientInfoSchema = z.object({ name: z.string(), version: z.string() });
@@ -69,7 +69,7 @@ export const ElicitationTraceSchema = z.object({
 });
 export type ElicitationTrace = z.infer<typeof ElicitationTraceSchema>;
 
-export const SamplingOutcomeSchema = z.enum(['narrated', 'declined', 'unsupported', 'error', 'timeout', 'cancelled', 'skipped']);
+const SamplingOutcomeSchema = z.enum(['narrated', 'declined', 'unsupported', 'error', 'timeout', 'cancelled', 'skipped']);
 export type SamplingOutcome = z.infer<typeof SamplingOutcomeSchema>;
 
 /** One JSON file per sampling call in `.copilot-state/sampling-traces/`. */
@@ -92,4 +92,4 @@ export const SamplingTraceSchema = z.object({
 });
 export type SamplingTrace = z.infer<typeof SamplingTraceSchema>;
 
-export type AnyTrace = ElicitationTrace | SamplingTrace;
+type AnyTrace = ElicitationTrace | SamplingTrace;

@@ -9,7 +9,7 @@
 import type { SourceFile } from '../types.js';
 import { type Surface, agentSlot, formatOf, readByDefault } from './formats.js';
 
-export const NEAR_SIMILARITY = 0.8;
+const NEAR_SIMILARITY = 0.8;
 /** A block shorter than this (normalised characters or words) is too generic to count as a rule. */
 const MIN_CHARS = 16;
 const MIN_WORDS = 3;
@@ -17,7 +17,7 @@ const NEAR_MIN_WORDS = 5;
 /** Most blocks compared per source (a 10 MB file is not compared block by block with everything). */
 const MAX_BLOCKS_PER_SOURCE = 5000;
 
-export interface Occurrence {
+interface Occurrence {
   path: string;
   startLine: number;
   endLine: number;

@@ -9,9 +9,9 @@ import { type DuplicateRule, findDuplicates } from './duplicates.js';
 import { type RuleFrontMatter, readRuleFrontMatter, unsafeGlob } from './rule-front-matter.js';
 
 /** How a Cursor or Windsurf rule comes into play. */
-export type Activation = 'always' | 'glob' | 'description' | 'manual';
+type Activation = 'always' | 'glob' | 'description' | 'manual';
 
-export interface RuleInfo {
+interface RuleInfo {
   activation: Activation;
   description: string | null;
   globs: string[];
@@ -60,7 +60,7 @@ function countLines(bytes: Uint8Array): number {
 const WINDSURF_TRIGGERS: Record<string, Activation> = { always_on: 'always', glob: 'glob', model_decision: 'description', manual: 'manual' };
 
 /** Cursor: alwaysApply true → always; globs → glob; a description alone → the agent decides; none → manual. Windsurf: its trigger. */
-export function ruleInfo(format: AgentFormat, fm: RuleFrontMatter): RuleInfo | null {
+function ruleInfo(format: AgentFormat, fm: RuleFrontMatter): RuleInfo | null {
   if (format !== 'cursor-rule' && format !== 'windsurf-rule') return null;
   const problems = [...fm.errors];
   for (const g of fm.globs) {

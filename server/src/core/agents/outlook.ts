@@ -67,7 +67,7 @@ export function decide(e: InventoryEntry, repoWideOk = true): Decision {
 }
 
 /** What splitting a source's headed content does, for a person (analyze; propose says what it found). */
-export function splitWhy(mode: 'move' | 'copy', path: string): string {
+function splitWhy(mode: 'move' | 'copy', path: string): string {
   return mode === 'move'
     ? `Copilot attaches it as always-on; its sections with a confident path-specific scope (the same engine and evidence as for Copilot's own file) move into scoped files, and ${path} imports each one (@./.github/instructions/<name>.instructions.md) so its agent still reads them`
     : `no Copilot surface reads it; its sections with a confident path-specific scope are copied into scoped files, and ${path} stays as it is`;

@@ -60,7 +60,7 @@ function nothingToMove(inv: AgentInventory, kept: Agents['kept'], base: Plan): s
 }
 
 /** The conversions, the files kept as they are, and why nothing moves when nothing does. */
-export function planAgents(
+function planAgents(
   snapshot: Snapshot,
   inv: AgentInventory,
   base: Plan,
@@ -166,7 +166,7 @@ export function planAgents(
 }
 
 /** The Copilot file (of `only`, else any path-specific file) that already holds `body` verbatim, or null. Empty text is never "already there". */
-export function copiedInto(snapshot: Snapshot, body: Uint8Array, only: readonly string[] | null): string | null {
+function copiedInto(snapshot: Snapshot, body: Uint8Array, only: readonly string[] | null): string | null {
   if (body.length === 0) return null;
   const needle = Buffer.from(body);
   for (const s of snapshot.sources) {

@@ -19,7 +19,7 @@ import { readRuleFrontMatter } from './rule-front-matter.js';
 
 type Output = PlanBody['lossless']['outputs'][number];
 export type PointerRecord = NonNullable<NonNullable<PlanBody['agents']>['pointers']>[number];
-export const AGENTS_POINTER = '@AGENTS.md';
+const AGENTS_POINTER = '@AGENTS.md';
 
 const eolLen = (b: Uint8Array, at: number): number => (b[at] === 0x0d && b[at + 1] === 0x0a ? 2 : b[at] === 0x0a || b[at] === 0x0d ? 1 : 0);
 

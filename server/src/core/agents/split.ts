@@ -33,7 +33,7 @@ type Agents = NonNullable<PlanBody['agents']>;
 export type Split = NonNullable<Agents['splits']>[number];
 
 /** The import line that replaces a moved section in `CLAUDE.md` / `GEMINI.md`. */
-export function pointerLine(output: string, eol: string): string {
+function pointerLine(output: string, eol: string): string {
   return `@./${output}${eol}${eol}`;
 }
 

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolContext } from '../context.js';
-import { guarded, success } from './result.js';
+import { registerTool } from './lazy-schemas.js';
+import { guarded, success } from './call-result.js';
 import { rel, traceDirName } from '../../io/layout.js';
 import { narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
 
-export const analyzeInput = {
+const analyzeInput = () => ({
   narrate: z.boolean().default(true).describe('Explain the findings through the client model (MCP sampling); the facts never depend on it.'),
-};
+});
 
-export const analyzeOutput = {
+const analyzeOutput = () => ({
   workspace: z.string(),
   pattern: z.enum(['clean', 'structured', 'unstructured', 'messy', 'migrated']),
   sources: z.array(z.object({ path: z.string(), kind: z.string(), size: z.number().int(), sha256: z.string(), lines: z.number().int(), chars: z.number().int() })),
@@ -26,7 +27,7 @@ export const analyzeOutput = {
       bytes: z.number().int(),
     }),
   ),
-  problems: z.array(problemShape),
+  problems: z.array(problemShape()),
   existingInstructions: z.array(z.object({ path: z.string(), applyTo: z.string().nullable(), applyToShape: z.string(), description: z.string().nullable() })),
   otherAgentFiles: z.array(z.string()),
   inventory: z
@@ -59,13 +60,14 @@ export const analyzeOutput = {
       }),
     )
     .describe('Rules (paragraphs, list items, code blocks) found in more than one source'),
-  narration: narrationShape,
-  recovery: recoveryShape,
-  truncated: truncatedShape,
-};
+  narration: narrationShape(),
+  recovery: recoveryShape(),
+  truncated: truncatedShape(),
+});
 
 export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
-  mcp.registerTool(
+  registerTool(
+    mcp,
     'onboarding_analyze',
     {
       title: 'Analyze Copilot instructions',
@@ -84,7 +86,7 @@ export function registerAnalyzeTool(mcp: McpServer, ctx: ToolContext): void {
           import('../../io/state.js'),
           import('../../app/analyze.js'),
           import('../../app/recover.js'),
-          import('../../app/results.js'),
+          import('../../app/facts.js'),
         ]);
         const root = await ctx.root();
         const recovery = await recover(root);

@@ -1,18 +1,18 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { APPROVE_SCHEMA, NOTE_MAX_CHARS } from '../../core/approval.js';
-import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import type { ToolContext } from '../context.js';
-import { REFUSED, success } from './result.js';
+import { registerTool } from './lazy-schemas.js';
+import { REFUSED, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 import { clientRendersApps } from '../plan-view.js';
 
-export const approveInput = {
+const approveInput = () => ({
   planId: z.string().optional().describe('The plan to approve (default: the current plan from onboarding_propose). Approval itself comes only from the human.'),
-};
+});
 
-export const approveOutput = {
+const approveOutput = () => ({
   approved: z.boolean(),
   planId: z.string(),
   planSha256: z.string(),
@@ -20,11 +20,12 @@ export const approveOutput = {
   comment: z.string().nullable(),
   outcome: z.string(),
   trace: z.string(),
-  error: errorShape.optional(),
-};
+  error: errorShape().optional(),
+});
 
 export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
-  mcp.registerTool(
+  registerTool(
+    mcp,
     'onboarding_approve',
     {
       title: 'Ask the human to approve a plan',
@@ -48,53 +49,41 @@ export function registerApproveTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.approve, planId: typeof about.planId === 'string' ? about.planId : '', outcome, trace }),
         },
         async ({ root, ask, about }) => {
-          const [{ approveForm }, { updateState }, { formPaths, resolvePlan }, { figureFor }] = await Promise.all([
+          const [{ approveForm }, { formPaths }, { approveGate }, { figureFor }] = await Promise.all([
             import('../../core/form-render.js'),
-            import('../../io/state.js'),
-            import('../../app/plan-checks.js'),
+            import('../../app/gate-checks.js'),
+            import('../../app/approve.js'),
             import('../../app/loads.js'),
           ]);
-          const { plan, snapshot } = await resolvePlan(root, planId);
-          about({ planId: plan.planId });
-          if (plan.operations.length === 0) {
-            throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations: there is nothing to approve.`, {
-              next: 'Use overrides in onboarding_propose to move sections, or stop here.',
-            });
-          }
-          const res = await ask({
-            action: 'approve',
-            message: approveForm(plan, formPaths(plan.planId), figureFor(snapshot, plan), { planView: clientRendersApps(mcp.server) }),
-            requestedSchema: APPROVE_SCHEMA,
-            subject: { planId: plan.planId, planSha256: plan.sha256 },
-            mode: { kind: 'gate', requiredTrue: ['approved'], optionalStrings: { comment: NOTE_MAX_CHARS } },
-          });
-          const base = { planId: plan.planId, planSha256: plan.sha256, outcome: res.outcome, trace: res.trace.path };
-          const refused = gateRefusal(
-            res,
-            {
-              tool: 'onboarding_approve',
-              notApproved: `Plan ${plan.planId} was not approved`,
-              next: 'Change the plan with onboarding_propose overrides, or ask again with onboarding_approve.',
+          const gate = await approveGate(
+            root,
+            planId,
+            async (plan, snapshot) => {
+              const res = await ask({
+                action: 'approve',
+                message: approveForm(plan, formPaths(plan.planId), figureFor(snapshot, plan), { planView: clientRendersApps(mcp.server) }),
+                requestedSchema: APPROVE_SCHEMA,
+                subject: { planId: plan.planId, planSha256: plan.sha256 },
+                mode: { kind: 'gate', requiredTrue: ['approved'], optionalStrings: { comment: NOTE_MAX_CHARS } },
+              });
+              return { ...res, confirmed: res.outcome === 'approved', comment: typeof res.content?.comment === 'string' ? res.content.comment : null };
             },
-            { approved: false, expiresAt: null, comment: null, ...base },
+            { ttlMs: ctx.config.approvalTtlMs, onPlan: (plan) => about({ planId: plan.planId }) },
           );
-          if (refused) return refused;
-          const comment = typeof res.content?.comment === 'string' ? res.content.comment : null;
-          const approvedAt = new Date(ctx.now() - res.durationMs).toISOString();
-          const expiresAt = new Date(Date.parse(approvedAt) + ctx.config.approvalTtlMs).toISOString();
-          await updateState(root, (s) => {
-            s.status = 'approved';
-            s.approval = {
-              planId: plan.planId,
-              planSha256: plan.sha256,
-              approvedAt,
-              expiresAt,
-              trace: res.trace.file,
-              traceSeq: res.trace.seq,
-              traceSha256: res.trace.sha256,
-              comment,
-            };
-          });
+          const { plan, answer: res } = gate;
+          const base = { planId: plan.planId, planSha256: plan.sha256, outcome: res.outcome, trace: res.trace.path };
+          if (gate.kind === 'not-approved') {
+            return gateRefusal(
+              res,
+              {
+                tool: 'onboarding_approve',
+                notApproved: `Plan ${plan.planId} was not approved`,
+                next: 'Change the plan with onboarding_propose overrides, or ask again with onboarding_approve.',
+              },
+              { approved: false, expiresAt: null, comment: null, ...base },
+            )!;
+          }
+          const { expiresAt, comment } = gate.approval;
           return success(`Plan ${plan.planId} approved by the human (valid until ${expiresAt}). Nothing was changed yet. Next: onboarding_migrate.`, {
             approved: true,
             expiresAt,

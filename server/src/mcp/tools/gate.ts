@@ -18,7 +18,7 @@ import type { ElicitationAction } from '../../schemas/trace.js';
 import { clientCanElicit, clientIdentity, elicit, type ElicitOutcome, type ElicitSpec } from '../elicit.js';
 import type { ToolContext } from '../context.js';
 import type { ToolExtra } from '../progress.js';
-import { guarded, refusal, withRecovery } from './result.js';
+import { guarded, refusal, withRecovery } from './call-result.js';
 
 /** Where the step can be done instead, for a client that cannot show forms. */
 const FORM_CLIENTS = 'VS Code (GitHub Copilot), Copilot CLI, Claude Code, Cursor or the MCP Inspector (setup in docs/clients.md)';

@@ -1,19 +1,19 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MIGRATE_SCHEMA } from '../../core/approval.js';
-import { ErrorCode, OnboardingError } from '../../core/errors.js';
 import { backupRelPaths } from '../../io/layout.js';
 import { Progress } from '../progress.js';
 import type { ToolContext } from '../context.js';
-import { REFUSED, success } from './result.js';
+import { registerTool } from './lazy-schemas.js';
+import { REFUSED, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
-export const migrateInput = {
+const migrateInput = () => ({
   planId: z.string().optional().describe('The approved plan to apply (default: the current plan). Confirmation comes only from the human.'),
-};
+});
 
-export const migrateOutput = {
+const migrateOutput = () => ({
   migrated: z.boolean(),
   planId: z.string(),
   migrationId: z.string().nullable(),
@@ -22,11 +22,12 @@ export const migrateOutput = {
   verified: z.boolean(),
   outcome: z.string(),
   trace: z.string().nullable(),
-  error: errorShape.optional(),
-};
+  error: errorShape().optional(),
+});
 
 export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
-  mcp.registerTool(
+  registerTool(
+    mcp,
     'onboarding_migrate',
     {
       title: 'Migrate (after approval)',
@@ -50,22 +51,17 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
           refused: (outcome, trace, about) => ({ ...REFUSED.migrate, planId: typeof about.planId === 'string' ? about.planId : '', outcome, trace }),
         },
         async ({ root, ask, about }) => {
-          const [{ migrateForm }, { formPaths, resolvePlan }, { figureFor }, { migrateGate }] = await Promise.all([
+          const [{ migrateForm }, { formPaths }, { figureFor }, { migrateGate }] = await Promise.all([
             import('../../core/form-render.js'),
-            import('../../app/plan-checks.js'),
+            import('../../app/gate-checks.js'),
             import('../../app/loads.js'),
             import('../../app/migrate.js'),
           ]);
-          const { plan, snapshot } = await resolvePlan(root, planId);
-          about({ planId: plan.planId });
-          if (plan.operations.length === 0) {
-            throw new OnboardingError(ErrorCode.NOTHING_TO_MIGRATE, `Plan ${plan.planId} has no operations.`, { next: 'Nothing to do.' });
-          }
           const progress = new Progress(extra);
           const gate = await migrateGate(
             root,
-            plan,
-            async ({ migrationId, approvalTrace }) => {
+            planId,
+            async ({ plan, snapshot, migrationId, approvalTrace }) => {
               const res = await ask({
                 action: 'migrate',
                 message: migrateForm(plan, { ...formPaths(plan.planId), archive: backupRelPaths(migrationId).archive }, figureFor(snapshot, plan)),
@@ -75,8 +71,14 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
               });
               return { ...res, confirmed: res.outcome === 'approved' && !extra.signal.aborted };
             },
-            { ttlMs: ctx.config.approvalTtlMs, now: () => ctx.now(), onProgress: (step, done, total) => progress.send(step, total, done) },
+            {
+              ttlMs: ctx.config.approvalTtlMs,
+              now: () => ctx.now(),
+              onPlan: (plan) => about({ planId: plan.planId }),
+              onProgress: (step, done, total) => progress.send(step, total, done),
+            },
           );
+          const { plan } = gate.prep;
           const res = gate.answer;
           if (gate.kind === 'not-confirmed') {
             return gateRefusal(

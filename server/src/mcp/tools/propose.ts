@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { AnyOverrideSchema } from '../../schemas/plan.js';
+import { AnyOverrideSchema } from '../../schemas/override.js';
 import type { ToolContext } from '../context.js';
-import { guarded, success } from './result.js';
+import { registerTool } from './lazy-schemas.js';
+import { guarded, success } from './call-result.js';
 import { rel, traceDirName } from '../../io/layout.js';
 import { PLAN_VIEW_TOOL_META, planViewShape } from '../plan-view.js';
 import { leftoverShape, loadsShape, narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
 
-export const proposeInput = {
+const proposeInput = () => ({
   overrides: z
     .array(AnyOverrideSchema)
     .max(1000)
@@ -22,9 +23,9 @@ export const proposeInput = {
     .positive()
     .optional()
     .describe('Instruction characters Copilot may attach per file; the result warns when the plan leaves more (no limit by default).'),
-};
+});
 
-export const proposeOutput = {
+const proposeOutput = () => ({
   planId: z.string(),
   sha256: z.string(),
   planFile: z.string(),
@@ -46,10 +47,10 @@ export const proposeOutput = {
       proposed: z.boolean(),
     }),
   ),
-  problems: z.array(problemShape),
+  problems: z.array(problemShape()),
   lossless: z.object({ ok: z.boolean(), coveredSources: z.array(z.string()) }),
-  loads: loadsShape,
-  leftover: leftoverShape,
+  loads: loadsShape(),
+  leftover: leftoverShape(),
   agents: z
     .object({
       conversions: z.array(z.object({ source: z.string(), output: z.string(), applyTo: z.string().nullable(), why: z.string() })),
@@ -62,14 +63,15 @@ export const proposeOutput = {
     })
     .nullable()
     .describe("Other agents' files: rules copied into Copilot files (the originals stay), files kept as they are and why, and why nothing needs to move when nothing does"),
-  narration: narrationShape,
-  recovery: recoveryShape,
-  truncated: truncatedShape,
-  planView: planViewShape,
-};
+  narration: narrationShape(),
+  recovery: recoveryShape(),
+  truncated: truncatedShape(),
+  planView: planViewShape(),
+});
 
 export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
-  mcp.registerTool(
+  registerTool(
+    mcp,
     'onboarding_propose',
     {
       title: 'Propose a migration plan',
@@ -89,7 +91,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
           import('../narrate.js'),
           import('../../app/propose.js'),
           import('../../app/recover.js'),
-          import('../../app/results.js'),
+          import('../../app/facts.js'),
           import('../../app/loads.js'),
           import('../../app/plan-view.js'),
         ]);

@@ -4,12 +4,13 @@ import { questionSchema } from '../../core/gates.js';
 import { ErrorCode } from '../../core/errors.js';
 import { elicit } from '../elicit.js';
 import type { ToolContext } from '../context.js';
-import { REFUSED, guarded, refusal, success } from './result.js';
+import { registerTool } from './lazy-schemas.js';
+import { REFUSED, guarded, refusal, success } from './call-result.js';
 
-export const QUESTION_MAX_CHARS = 10_000;
-export const ANSWER_MAX_CHARS = 100_000;
+const QUESTION_MAX_CHARS = 10_000;
+const ANSWER_MAX_CHARS = 100_000;
 
-export const questionAskInput = {
+const questionAskInput = () => ({
   question: z
     .string()
     .min(1)
@@ -17,19 +18,20 @@ export const questionAskInput = {
     .describe(
       'The question to show the human, in plain words. It is shown as plain text (Markdown and HTML appear literally, control characters escaped); at most 4,000 characters once escaped. Never ask for passwords, API keys, tokens or other secrets.',
     ),
-};
+});
 
-export const questionAskOutput = {
+const questionAskOutput = () => ({
   answer: z.string().nullable().describe("The human's answer, verbatim (null when there was no answer)."),
   saved_to: z.string().nullable().describe('Workspace-relative path of the YAML file that stores the question and answer (null when nothing was saved).'),
   trace: z.string().describe('Workspace-relative path of the elicitation trace.'),
   outcome: z.string().describe('answered | declined | cancelled | timeout | unsupported | error'),
   error: z.object({ code: z.string(), message: z.string(), next: z.string().nullable() }).optional(),
-};
+});
 
 /** Listed only for clients that declared elicitation (enabled in oninitialized; see server.ts). */
 export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): RegisteredTool {
-  return mcp.registerTool(
+  return registerTool(
+    mcp,
     'question_ask',
     {
       title: 'Ask the human a question',

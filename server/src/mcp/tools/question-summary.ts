@@ -1,21 +1,23 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ToolContext } from '../context.js';
-import { guarded, success } from './result.js';
+import { registerTool } from './lazy-schemas.js';
+import { guarded, success } from './call-result.js';
 
-export const questionSummaryInput = {
+const questionSummaryInput = () => ({
   limit: z.number().int().min(1).optional().describe('Only the most recent N entries (still oldest first). Must be >= 1.'),
-};
+});
 
-export const questionSummaryOutput = {
+const questionSummaryOutput = () => ({
   summary: z.string().describe('A YAML document with every entry, oldest first.'),
   count: z.number().int().describe('Entries in this summary.'),
   total: z.number().int().describe('Question files stored in the workspace.'),
   skipped: z.array(z.object({ file: z.string(), reason: z.string() })).describe('Corrupted or unreadable question files that were skipped.'),
-};
+});
 
 export function registerQuestionSummaryTool(mcp: McpServer, ctx: ToolContext): void {
-  mcp.registerTool(
+  registerTool(
+    mcp,
     'question_summary',
     {
       title: 'Summarise answered questions',

@@ -9,15 +9,16 @@ import { NOTE_MAX_CHARS, ROLLBACK_SCHEMA } from '../../core/approval.js';
 import { Progress } from '../progress.js';
 import { ErrorCode } from '../../core/errors.js';
 import type { ToolContext } from '../context.js';
-import { REFUSED, refusal, success } from './result.js';
+import { registerTool } from './lazy-schemas.js';
+import { REFUSED, refusal, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
 
-export const rollbackInput = {
+const rollbackInput = () => ({
   migrationId: z.string().optional().describe('The migration to undo (default: the last one not rolled back). Confirmation comes only from the human.'),
-};
+});
 
-export const rollbackOutput = {
+const rollbackOutput = () => ({
   rolledBack: z.boolean(),
   migrationId: z.string().nullable(),
   restored: z.array(z.string()),
@@ -26,11 +27,12 @@ export const rollbackOutput = {
   savedEdits: z.array(z.string()).optional().describe('Where the files edited since the migration were saved (workspace-relative) before they were restored or removed.'),
   outcome: z.string(),
   trace: z.string().nullable(),
-  error: errorShape.optional(),
-};
+  error: errorShape().optional(),
+});
 
 export function registerRollbackTool(mcp: McpServer, ctx: ToolContext): void {
-  mcp.registerTool(
+  registerTool(
+    mcp,
     'onboarding_rollback',
     {
       title: 'Roll back a migration',

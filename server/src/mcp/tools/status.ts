@@ -2,9 +2,10 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { clientCanElicit, clientIdentity } from '../elicit.js';
 import type { ToolContext } from '../context.js';
-import { guarded, success } from './result.js';
+import { registerTool } from './lazy-schemas.js';
+import { guarded, success } from './call-result.js';
 
-export const statusOutput = {
+const statusOutput = () => ({
   workspace: z.string(),
   status: z.string().describe('new | analyzed | proposed | approved | migrated | rolled-back | unknown (state file unreadable)'),
   pattern: z.string().nullable(),
@@ -20,17 +21,18 @@ export const statusOutput = {
   pendingRecovery: z.string().nullable(),
   client: z.object({ name: z.string(), version: z.string() }),
   capabilities: z.object({ elicitation: z.boolean(), sampling: z.boolean() }),
-};
+});
 
 export function registerStatusTool(mcp: McpServer, ctx: ToolContext): void {
-  mcp.registerTool(
+  registerTool(
+    mcp,
     'onboarding_status',
     {
       title: 'Onboarding status',
       description:
         'Where the workspace stands: state, pattern, current plan, approval, last migration, backup health, rollback availability, and which ' +
         'client capabilities (elicitation, sampling) this session has. Reads only.',
-      inputSchema: {},
+      inputSchema: () => ({}),
       outputSchema: statusOutput,
       annotations: { title: 'Status', readOnlyHint: true, openWorldHint: false },
     },

@@ -59,7 +59,7 @@ export async function checkApproval(root: string, plan: Plan, ttlMs: number, now
   if (!res.ok) throw res.error;
   // The approval may have been read before the checkpoint: read it again (one file, whatever the history).
   const changed = key ? await recheckTrace(root, 'elicitation', res.trace.file, res.trace.sha256, key) : 'no per-user trace key';
-  if (changed) throw broken(changed);
+  if (changed) throw broken(changed); // safety: approval-reread
   return res;
 }
 

@@ -1,0 +1,8 @@
+/**
+ * How many cases a fast-check property runs: the full count in `npm test`, a tenth of it (at
+ * least 20) in `npm run test:quick`, whose config sets COPILOT_ONBOARDING_QUICK=1. The properties
+ * and their assertions are the same in both; only the number of generated cases differs.
+ */
+export function runs(full: number): number {
+  return process.env.COPILOT_ONBOARDING_QUICK === '1' ? Math.max(20, Math.ceil(full / 10)) : full;
+}
