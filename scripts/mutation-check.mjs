@@ -77,6 +77,10 @@ const MUTANTS = [
   { name: 'rollback-saved-copy-confined', file: 'server/src/io/rollback.ts', tests: ['test/hostile/undo.test.ts'], grep: 'a saved-copy folder planted as a symlink' },
   { name: 'undo-unlink-inside-workspace', file: 'server/src/io/undo.ts', tests: ['test/integration/migration.test.ts'], grep: 'never removes a created file through its folder swapped' },
   { name: 'undo-keep-edited-created', file: 'server/src/io/undo.ts', tests: ['test/integration/migration.test.ts'], grep: 'keeps a created file someone rewrote meanwhile' },
+  { name: 'recovery-backing-up-unchanged-tree', file: 'server/src/io/recovery.ts', tests: ['test/hostile/undo.test.ts'], grep: 'a backing-up journal planted' },
+  { name: 'undo-confirmed-in-this-workspace', file: 'server/src/io/traces.ts', tests: ['test/hostile/forged-migration.test.ts'], grep: 'another checkout' },
+  { name: 'discard-backup-confined', file: 'server/src/io/undo.ts', tests: ['test/integration/migration.test.ts'], grep: 'the clean-up removes nothing through it' },
+  { name: 'clear-journal-confined', file: 'server/src/io/journal.ts', tests: ['test/integration/migration.test.ts'], grep: 'a backup refused because' },
   { name: 'model-only-for-apps', file: 'server/src/mcp/server.ts', tests: ['test/e2e/plan-view.test.ts'], grep: 'a tool call from an app' },
   // What a person reads: untrusted text escaped and bounded; no hidden character in a glob that is written.
   { name: 'applyto-unsafe-chars', file: 'server/src/core/overrides.ts', tests: ['test/hostile/overrides.test.ts'], grep: 'applyTo (with|ending)' },

@@ -168,3 +168,23 @@ describe('a real migration without the per-user key (chain-only mode: another ma
     expectOk(await m.h.call('onboarding_rollback', {}));
   });
 });
+
+describe('a confirmation from another checkout of the same user (same key, another workspace id)', () => {
+  it('rollback refuses MIGRATION_UNCONFIRMED: the migrate trace names the other workspace id; nothing is written', async () => {
+    const sb = sandbox({ example: true });
+    const m = await migrated(sb, [YES_ROLLBACK]);
+    // This checkout's state folder and traces are a copy of another checkout's: everything but its own id.
+    const idFile = path.join(sb.root, STATE, 'workspace-id');
+    const theirs = readFileSync(idFile, 'utf8').trim();
+    writeFileSync(idFile, `${'0'.repeat(31)}1\n`);
+    const before = guard(sb);
+    const text = expectRefused(await m.h.call('onboarding_rollback', {}), 'MIGRATION_UNCONFIRMED');
+    expect(text).toContain(m.migrationId);
+    expect(text).toMatch(/in this workspace \(the id in \.copilot-state\/workspace-id\)/);
+    expect(m.h.shown).toHaveLength(2); // the rollback form never appeared
+    expect(wsDigest(sb.root)).toEqual(before.ws);
+    // In the checkout the confirmation was made in, the same rollback goes ahead.
+    writeFileSync(idFile, `${theirs}\n`);
+    expectOk(await m.h.call('onboarding_rollback', {}));
+  });
+});

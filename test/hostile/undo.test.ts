@@ -381,6 +381,21 @@ describe('recovery checks that each have a case of their own', () => {
     expect(existsSync(path.join(ctx.sb.root, JOURNAL))).toBe(true);
   });
 
+  it('the newest migration dropped from onboarding.json and a backing-up journal planted: its backup is kept, needs a person, nothing removed', async () => {
+    const ctx = await doneButUnrecorded();
+    write(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, 'migrate', 'backing-up')));
+    const before = guard(ctx.sb);
+    const backups = treeDigestSync(path.join(ctx.sb.root, STATE, 'backups'));
+    const said: string[] = [];
+    await recoverAtStart(ctx.sb.root, (m) => said.push(m));
+    expect(said.join('\n')).toMatch(/needs a person: .*stopped while making its backup.*not as before it/);
+    expect(said.join('\n')).toContain(ctx.manifest.creates[0]!);
+    expect(treeDigestSync(path.join(ctx.sb.root, STATE, 'backups'))).toEqual(backups);
+    expect(existsSync(ctx.manifestAbs) && existsSync(ctx.archiveAbs)).toBe(true);
+    expect(existsSync(path.join(ctx.sb.root, JOURNAL))).toBe(true);
+    expect(wsDigest(ctx.sb.root)).toEqual(before.ws);
+  });
+
   it("a rollback journal with backups/<id>.edited planted as a symlink to the workspace: the live file is no saved copy, the person's edit stays", async () => {
     const ctx = await migratedExample([]);
     const created = ctx.manifest.creates[0]!;

@@ -3,7 +3,7 @@
  * The central property: migrate followed by rollback is the identity on the workspace
  * (bytes, modes and folders), for generated workspaces and plans.
  */
-import { existsSync, mkdtempSync, promises as fsp, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, promises as fsp, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -379,6 +379,57 @@ describe('migrate and rollback on a fixed workspace', () => {
     expect(err).toMatchObject({ message: expect.stringMatching(/injected at dirs-synced/) });
     expect(readFileSync(path.join(root, TEST), 'utf8')).toBe('written by someone while the migration ran\n');
     expect(existsSync(path.join(root, TS))).toBe(false);
+  });
+
+  it('a backup refused because backups/ was swapped for a symlink out: the clean-up removes nothing through it', async () => {
+    const outside = tempDir('co-out-');
+    try {
+      // Someone else's files, named like this migration's backup, in the folder the symlink leads to.
+      for (const name of ['m1.tar.gz', 'm1.manifest.json', '.m1.tar.gz.tmp']) writeFileSync(path.join(outside, name), `theirs: ${name}\n`);
+      const pre = await tree(root);
+      const err = await migrateConfirmed(root, plan(), {
+        migrationId: 'm1',
+        crashAt: (p) => {
+          if (p !== 'journal-backing-up-written') return;
+          mkdirSync(path.join(root, '.copilot-state/backups'), { recursive: true });
+          rmSync(path.join(root, '.copilot-state/backups'), { recursive: true });
+          symlinkSync(outside, path.join(root, '.copilot-state/backups'));
+        },
+      }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+      for (const name of ['m1.tar.gz', 'm1.manifest.json', '.m1.tar.gz.tmp']) expect(readFileSync(path.join(outside, name), 'utf8')).toBe(`theirs: ${name}\n`);
+      expect(await tree(root)).toEqual(pre);
+      // The state folder holds an entry leading out, so nothing in it is written or removed (the journal stays);
+      // once the symlink is replaced by a folder, recovery finishes: nothing had been changed.
+      expect(existsSync(journalPath(root))).toBe(true);
+      rmSync(path.join(root, '.copilot-state/backups'));
+      mkdirSync(path.join(root, '.copilot-state/backups'));
+      expect(await recoverInterrupted(root)).toMatchObject({ status: 'rolled-back', migrationId: 'm1' });
+      expect(existsSync(journalPath(root))).toBe(false);
+      expect(await tree(root)).toEqual(pre);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('a backup refused because .copilot-state was swapped for a symlink out: the journal moved out with it is not removed there', async () => {
+    const outside = tempDir('co-out-');
+    const moved = path.join(outside, 'state');
+    try {
+      const err = await migrate(root, plan(), {
+        migrationId: 'm1',
+        crashAt: (p) => {
+          if (p !== 'journal-backing-up-written') return;
+          renameSync(path.join(root, '.copilot-state'), moved);
+          symlinkSync(moved, path.join(root, '.copilot-state'));
+        },
+      }).catch((e: unknown) => e);
+      expect(err).toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+      expect(existsSync(path.join(moved, 'journal.json'))).toBe(true);
+      expect(readFileSync(path.join(root, MONO))).toEqual(MONO_BYTES);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('lists the files edited since the migration, then rolls back over them', async () => {

@@ -253,6 +253,11 @@ async function verifyOnDisk(root: string, plan: Plan, sources: Map<string, Uint8
   return errors;
 }
 
+/** Rethrow anything but a refused write outside the state folder (which removed nothing). */
+function unlessOutside(e: unknown): void {
+  if (!(e instanceof OnboardingError && e.code === ErrorCode.PATH_OUTSIDE_WORKSPACE)) throw e;
+}
+
 /** Apply a plan: backup, write crash-safely, verify on disk. See the module comment for the steps. */
 export async function migrate(root: string, plan: Plan, opts: MigrateOptions): Promise<MigrationResult> {
   const { migrationId } = opts;
@@ -299,8 +304,10 @@ export async function migrate(root: string, plan: Plan, opts: MigrateOptions): P
     try {
       manifest = await createBackup(root, { migrationId, plan, crashAt: crash, guard, ...(opts.now ? { now: opts.now } : {}) });
     } catch (e) {
-      await discardBackup(root, migrationId);
-      await clearJournal(root);
+      // The clean-up goes through the same containment as the backup: a state folder (or
+      // `backups/`) that now resolves outside is not cleaned through; the backup's own error says why.
+      await discardBackup(root, migrationId).catch(unlessOutside);
+      await clearJournal(root).catch(unlessOutside);
       throw e;
     }
     progress('backup');

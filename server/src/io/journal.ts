@@ -51,6 +51,7 @@ export async function writeJournal(root: string, journal: Journal): Promise<void
 }
 
 export async function clearJournal(root: string): Promise<void> {
+  await assertStateWrite(root, journalFile(root)); // safety: clear-journal-confined
   await fsp.rm(journalFile(root), { force: true });
   await fsyncDir(stateDir(root));
 }

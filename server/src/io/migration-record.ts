@@ -76,7 +76,7 @@ async function assertConfirmed(root: string, migrationId: string, plan: Plan, wh
   if (found) return;
   throw new OnboardingError(
     ErrorCode.MIGRATION_UNCONFIRMED,
-    `${what} cannot be undone: no migrate trace that authenticates with your per-user trace key ${key.file} records a person confirming migration ${migrationId} with plan ${plan.planId} (sha256 ${plan.sha256.slice(0, 12)}…), so its plan, backup or journal was not written by a migration you confirmed (or the key is another one). Rollback and recovery act only on a confirmed migration. No file was touched.`,
+    `${what} cannot be undone: no migrate trace that authenticates with your per-user trace key ${key.file} records a person confirming migration ${migrationId} with plan ${plan.planId} (sha256 ${plan.sha256.slice(0, 12)}…) in this workspace (the id in .copilot-state/workspace-id), so its plan, backup or journal was not written by a migration you confirmed (or the key is another one). Rollback and recovery act only on a confirmed migration. No file was touched.`,
     { next: UNCONFIRMED_NEXT },
   );
 }

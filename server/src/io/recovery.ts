@@ -39,15 +39,14 @@ export interface RecoveryReport {
   message: string;
 }
 
-/** Is every target still exactly as before the migration (per the journal)? Used when the backup is unusable. */
-async function inPreState(root: string, ops: JournalOp[]): Promise<boolean> {
+/** The targets that are not exactly as before the migration (per the journal): a created path that exists, another whose bytes differ. */
+async function notInPreState(root: string, ops: JournalOp[]): Promise<string[]> {
+  const out: string[] = [];
   for (const op of ops) {
     const abs = resolveInside(root, op.path);
-    if (op.op === 'create') {
-      if (await lstatOrNull(abs)) return false;
-    } else if ((await hashFile(abs)) !== op.previousSha256) return false;
+    if (op.op === 'create' ? await lstatOrNull(abs) : (await hashFile(abs)) !== op.previousSha256) out.push(op.path);
   }
-  return true;
+  return out;
 }
 
 /**
@@ -158,6 +157,11 @@ export async function recoverLocked(root: string): Promise<RecoveryReport> {
     return { status: 'clean', migrationId: id, message: `Migration ${id} had finished and passed its check before it was interrupted; its leftover temporary files were removed. The workspace is as migrated.` };
   }
   if (j.kind === 'migrate' && j.phase === 'backing-up') {
+    // A migration in `backing-up` has changed no file yet, so discarding its backup loses nothing;
+    // a tree that is not as before it means the migration went further (or someone edited since),
+    // and its backup may be the only way back: kept, and a person decides.
+    const changed = await notInPreState(root, j.ops);
+    if (changed.length) throw needsPerson(j, `it says the migration stopped while making its backup, before any file was changed, yet ${changed.join(', ')} ${changed.length === 1 ? 'is' : 'are'} not as before it (the migration went further, or someone edited since); its backup is kept, as it may be the only way back.`, NEXT_LOOK); // safety: recovery-backing-up-unchanged-tree
     await sweepSidecars(root, paths);
     await discardBackup(root, id);
     await clearJournal(root);
@@ -184,7 +188,7 @@ export async function recoverLocked(root: string): Promise<RecoveryReport> {
     reason = e.message;
   }
   // The backup is unusable. If nothing had been changed yet, there is nothing to undo.
-  if (j.kind === 'migrate' && (await inPreState(root, j.ops))) {
+  if (j.kind === 'migrate' && (await notInPreState(root, j.ops)).length === 0) {
     await sweepSidecars(root, paths);
     await clearJournal(root);
     return { status: 'rolled-back', migrationId: id, message: `Interrupted migration ${id} was rolled back; the workspace is exactly as before (no file had been changed yet).` };

@@ -607,20 +607,23 @@ export async function recheckTrace(root: string, kind: ChainKind, file: string, 
 
 /**
  * The file name of an `approved` migrate trace (what the migrate gate writes once the person
- * confirmed, before the migration starts) whose subject names `migrationId` and `planSha256`
- * and which authenticates with `key` (format @3, its `mac`; sealed under its own file name), or
+ * confirmed, before the migration starts) whose subject names `migrationId` and `planSha256`,
+ * sealed with this workspace's id (`.copilot-state/workspace-id`: a confirmation copied from
+ * another checkout names that checkout's id), and which authenticates with `key` (format @3, its `mac`; sealed under its own file name), or
  * null. Only the files named like migrate traces are read, newest first; the chain is not
  * walked: the `mac` alone proves this server wrote the record for this user.
  * Security: rollback and recovery act only on a migration this finds (io/migration-record).
  */
 export async function findMigrateConfirmation(root: string, migrationId: string, planSha256: string, key: UserKey): Promise<string | null> {
   const dir = traceDir(root, 'elicitation');
+  const workspace = await workspaceId(root);
   const names = (await listTraceFiles(dir)).filter((n) => /-migrate(-\d+)?\.json$/.test(n)).reverse();
   for (const name of names) {
     const rec = await readJson(path.join(dir, name));
     const subject = rec?.subject as Record<string, unknown> | null | undefined;
     if (!rec || rec.action !== 'migrate' || rec.outcome !== 'approved' || !subject || typeof subject !== 'object') continue;
     if (subject.migrationId !== migrationId || subject.planSha256 !== planSha256) continue;
+    if (rec.workspace !== workspace) continue; // safety: undo-confirmed-in-this-workspace
     if (rec.file !== name || formatVersion(rec) < 3) continue;
     const hashes = linkHashes(rec, key);
     if (hashes?.mac && hashes.mac === rec.mac) return name;

@@ -14,7 +14,7 @@ import { backupRelPaths, backupsDir, loadBackup, restoreContents } from './backu
 import { noCrash, type CrashHook } from './crash-points.js';
 import { fsyncDir } from './durable.js';
 import { clearJournal, sweepSidecars, writeJournal } from './journal.js';
-import { forEachLimit, IO_CONCURRENCY, RealInsideGuard, resolveInside, unlessMissing } from './workspace.js';
+import { assertStateWrite, forEachLimit, IO_CONCURRENCY, RealInsideGuard, resolveInside, unlessMissing } from './workspace.js';
 
 export type ProgressHook = (step: string, done: number, total: number) => void;
 
@@ -38,11 +38,13 @@ export const lstatOrNull = (abs: string) => unlessMissing(() => fsp.lstat(abs));
 /** SHA-256 of a file's bytes, or null when it does not exist. */
 export const hashFile = (abs: string) => unlessMissing(async () => sha256Hex(await fsp.readFile(abs)));
 
-/** Remove a migration's backup files (only for a migration that never got past its backup). */
+/** Remove a migration's backup files (only for a migration that never got past its backup); PATH_OUTSIDE_WORKSPACE, removing nothing, when `backups/` resolves outside the state folder. */
 export async function discardBackup(root: string, migrationId: string): Promise<void> {
   const dir = backupsDir(root);
-  const names = await fsp.readdir(dir).catch(() => [] as string[]);
   const mine = [`${migrationId}.tar.gz`, `${migrationId}.manifest.json`, `.${migrationId}.tar.gz.tmp`];
+  // A clean-up removes only inside the state folder: `backups/` swapped for a symlink out is refused, nothing removed there.
+  await assertStateWrite(root, path.join(dir, mine[0]!)); // safety: discard-backup-confined
+  const names = await fsp.readdir(dir).catch(() => [] as string[]);
   for (const name of names) {
     if (mine.includes(name) || (name.startsWith(`${migrationId}.manifest.json.`) && name.endsWith('.tmp'))) await fsp.rm(path.join(dir, name), { force: true });
   }
