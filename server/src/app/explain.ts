@@ -12,7 +12,7 @@ import type { Plan } from '../schemas/plan.js';
 import { readSnapshot } from '../io/snapshot.js';
 import { loadState } from '../io/state.js';
 import { loadPlan } from '../io/plans.js';
-import { VERSION } from '../runtime/version.js';
+import { VERSION } from '../io/package.js';
 import { explainFile, type Explanation } from './loads.js';
 import { rederivePlan } from './rederive.js';
 

@@ -8,7 +8,7 @@ import type { AnyOverride, Plan } from '../schemas/plan.js';
 import { snapshotAndAnalyze } from './analyze.js';
 import { assertApplicable } from '../io/apply.js';
 import { savePlan } from '../io/plans.js';
-import { VERSION } from '../runtime/version.js';
+import { VERSION } from '../io/package.js';
 import { updateState } from '../io/state.js';
 
 export async function propose(root: string, overrides: readonly AnyOverride[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis; snapshot: Snapshot }> {

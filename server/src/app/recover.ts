@@ -9,7 +9,7 @@
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { recoverInterrupted } from '../io/recovery.js';
 import { TraceStore } from '../io/traces.js';
-import { VERSION } from '../runtime/version.js';
+import { VERSION } from '../io/package.js';
 import { appendGateTrace, gateTraceRecord, type GateChannel } from './gate-trace.js';
 
 export interface Recovery {

@@ -17,7 +17,7 @@ import { assertConfined, isInstructionFile } from '../core/confine.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { Snapshot } from '../core/types.js';
 import type { Plan } from '../schemas/plan.js';
-import { VERSION } from '../runtime/version.js';
+import { VERSION } from '../io/package.js';
 import { snapshotAndAnalyze } from './analyze.js';
 
 const AGAIN = 'Run onboarding_propose again, then approve the new plan.';

@@ -10,13 +10,13 @@
  * analyze reads only: unlike the MCP tool it neither runs crash recovery nor records the
  * pattern in onboarding.json, so surveying a repository leaves no trace in it.
  */
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { snapshotAndAnalyze } from '../app/analyze.js';
 import { analysisFacts, analysisText, analyzeResult, fallbackNarration } from '../app/facts.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { journalPresent } from '../io/journal-present.js';
+import { assertSurveyableFolder, readListFile } from '../io/workspace.js';
 import { safeJson, sanitizeLines } from '../core/sanitize.js';
 import { CliExit, ExitCode, exitCodeFor, type CliIo } from './common.js';
 
@@ -53,7 +53,7 @@ function workspaces(o: SurveyOptions, io: CliIo): string[] {
   if (o.workspacesFrom) {
     let text: string;
     try {
-      text = readFileSync(path.resolve(io.cwd, o.workspacesFrom), 'utf8');
+      text = readListFile(path.resolve(io.cwd, o.workspacesFrom));
     } catch (e) {
       throw new OnboardingError(ErrorCode.INVALID_INPUT, `The list of workspaces ${o.workspacesFrom} cannot be read: ${(e as NodeJS.ErrnoException).code ?? String(e)}.`, {
         next: 'Give a text file with one repository folder a line.',
@@ -64,24 +64,6 @@ function workspaces(o: SurveyOptions, io: CliIo): string[] {
   }
   if (!listed.length) listed.push(io.env.COPILOT_ONBOARDING_WORKSPACE || io.cwd);
   return listed.map((w) => path.resolve(io.cwd, w));
-}
-
-/** Refuse, before anything is read or written, a workspace that is missing, a file, or unreadable. */
-function assertSurveyable(root: string): void {
-  let st;
-  try {
-    st = statSync(root);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be reached (permission denied)' : `cannot be read (${code ?? String(e)})`;
-    throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} ${why}.`, { next: NEXT });
-  }
-  if (!st.isDirectory()) throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} is ${st.isFile() ? 'a file, not a folder' : 'not a folder'}.`, { next: NEXT });
-  try {
-    accessSync(root, constants.R_OK | constants.X_OK);
-  } catch {
-    throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} cannot be read (permission denied).`, { next: NEXT });
-  }
 }
 
 /** Bad input outranks a refusal, which outranks "a migration is proposed". */
@@ -96,7 +78,7 @@ export async function survey(command: string, o: SurveyOptions, io: CliIo, each:
     const tag = many ? `[${i + 1}/${roots.length}] ${root}: ` : '';
     let line: Record<string, unknown>;
     try {
-      assertSurveyable(root);
+      assertSurveyableFolder(root, NEXT);
       const r = await each(root);
       codes.push(r.exitCode);
       line = { ok: true, command, workspace: root, exitCode: r.exitCode, data: r.data };

@@ -3,18 +3,15 @@
  * MCP client talking to this server over stdio. On a TTY the person answers each form;
  * with --yes, or without a TTY, the demo answers "yes" and says so.
  */
-import { createHash } from 'node:crypto';
-import { promises as fsp } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline/promises';
-import fse from 'fs-extra';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { copyTree, listFolder, makeTempFolder, readTextFile, removeTree, treeDigest } from '../io/files.js';
 import { verifyChain } from '../io/traces.js';
 import { rel, STATE_DIR, stateDir, traceDir, traceDirName } from '../io/layout.js';
-import { PACKAGE_ROOT, VERSION } from '../runtime/version.js';
+import { PACKAGE_ROOT, VERSION } from '../io/package.js';
 
 export interface DemoIo {
   stdout: NodeJS.WritableStream;
@@ -35,30 +32,16 @@ export interface DemoOptions {
 const BUNDLED_EXAMPLE = path.join(PACKAGE_ROOT, 'examples/orders-service');
 const SERVER_ENTRY = path.join(PACKAGE_ROOT, 'dist/index.js');
 
-async function treeDigest(root: string): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  async function walk(dir: string): Promise<void> {
-    for (const e of await fsp.readdir(dir, { withFileTypes: true })) {
-      if (e.name === STATE_DIR) continue;
-      const abs = path.join(dir, e.name);
-      if (e.isDirectory()) await walk(abs);
-      else out.set(path.relative(root, abs).split(path.sep).join('/'), createHash('sha256').update(await fsp.readFile(abs)).digest('hex'));
-    }
-  }
-  await walk(root);
-  return out;
-}
-
 export async function runDemo(io: DemoIo, opts: DemoOptions): Promise<number> {
   const say = (s = '') => io.stdout.write(s + '\n');
   const step = (n: number, title: string) => say(`\n━━ ${n}. ${title} ${'━'.repeat(Math.max(0, 60 - title.length))}`);
   const auto = opts.yes || !io.isTTY;
   const rl = auto ? null : readline.createInterface({ input: io.stdin, output: io.stdout });
 
-  const ws = await fsp.mkdtemp(path.join(os.tmpdir(), 'copilot-onboarding-demo-'));
+  const ws = await makeTempFolder('copilot-onboarding-demo-');
   const example = opts.example ? path.resolve(opts.example) : BUNDLED_EXAMPLE;
-  await fse.copy(example, ws);
-  const before = await treeDigest(ws);
+  await copyTree(example, ws);
+  const before = await treeDigest(ws, STATE_DIR);
 
   say(`copilot-onboarding ${VERSION} demo`);
   say(`Example repository copied to ${ws} (${before.size} files).`);
@@ -130,18 +113,18 @@ export async function runDemo(io: DemoIo, opts: DemoOptions): Promise<number> {
 
     step(5, 'Verify');
     for (const w of migration.written.filter((x) => x.op === 'create').slice(0, 2)) {
-      const body = await fsp.readFile(path.join(ws, w.path), 'utf8');
+      const body = await readTextFile(path.join(ws, w.path));
       say(`${w.path}:`);
       for (const line of body.split('\n').slice(0, 6)) say(`    ${line}`);
       say('    …');
     }
     const chain = await verifyChain(ws, 'elicitation');
-    const traces = (await fsp.readdir(traceDir(ws, 'elicitation'))).filter((f) => f.endsWith('.json') && !f.startsWith('.'));
+    const traces = (await listFolder(traceDir(ws, 'elicitation'))).filter((f) => f.endsWith('.json') && !f.startsWith('.'));
     say(`Elicitation traces (${traces.length}), chain ${chain.ok ? 'verifies' : 'BROKEN'}:`);
     for (const t of traces.sort()) say(`    ${rel(traceDirName('elicitation'), t)}`);
 
     if (!(await gate(6, 'Roll back (restore byte for byte)', 'onboarding_rollback', () => '\nRollback was not confirmed: the migrated files stay in place.'))) return 1;
-    const after = await treeDigest(ws);
+    const after = await treeDigest(ws, STATE_DIR);
     const same = before.size === after.size && [...before].every(([k, v]) => after.get(k) === v);
     say(`\nByte-identical restore: ${same ? 'yes' : 'NO'} (${after.size} files compared by SHA-256 against the copy made before step 1).`);
     if (!same) code = 1;
@@ -151,12 +134,12 @@ export async function runDemo(io: DemoIo, opts: DemoOptions): Promise<number> {
     rl?.close();
     await client.close().catch(() => undefined);
     if (opts.saveState) {
-      await fse.remove(opts.saveState);
-      await fse.copy(stateDir(ws), opts.saveState);
+      await removeTree(opts.saveState);
+      await copyTree(stateDir(ws), opts.saveState);
       say(`State folder copied to ${opts.saveState}.`);
     }
     if (opts.keep) say(`\nThe workspace is kept at ${ws}.`);
-    else await fse.remove(ws);
+    else await removeTree(ws);
   }
   return code;
 }

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import type { Command } from 'commander';
 import { OnboardingError } from '../core/errors.js';
 import { sanitizeLines } from '../core/sanitize.js';
-import { VERSION } from '../runtime/version.js';
+import { VERSION } from '../io/package.js';
 import { CliExit, ExitCode, commandName, exitCodeFor, writeJson, type CliIo } from './common.js';
 
 type Register = (program: Command, io: CliIo) => void;

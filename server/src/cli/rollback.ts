@@ -15,7 +15,7 @@ import { rollbackGate } from '../app/rollback.js';
 import { appendGateTrace, gateTraceRecord, traceRefusal } from '../app/gate-trace.js';
 import { sanitizeLines } from '../core/sanitize.js';
 import type { ElicitationOutcome } from '../schemas/trace.js';
-import { VERSION } from '../runtime/version.js';
+import { VERSION } from '../io/package.js';
 import { recover } from '../app/recover.js';
 import { CliExit, ExitCode, jsonOk, resolveWorkspace, writeJson, type CliIo } from './common.js';
 

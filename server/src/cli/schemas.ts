@@ -4,10 +4,10 @@
  * `z.toJSONSchema`), so docs/schemas/ cannot drift from the implementation. CI checks that the
  * committed files are current (test/unit/schemas-doc.test.ts).
  */
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { syncTextFiles, type TextFileStatus } from '../io/files.js';
 import { ManifestSchema } from '../schemas/manifest.js';
 import { PlanSchema } from '../schemas/plan.js';
 import { QuestionEntrySchema } from '../schemas/question.js';
@@ -80,25 +80,9 @@ export function generateSchemas(): Map<string, string> {
   return out;
 }
 
-export type SchemaFileStatus = 'unchanged' | 'written' | 'stale' | 'missing';
-
 /** Compare (and with `write`, update) the files in `dir`. */
-export async function syncSchemas(dir: string, write: boolean): Promise<Array<{ file: string; status: SchemaFileStatus }>> {
-  const result: Array<{ file: string; status: SchemaFileStatus }> = [];
-  if (write) await fsp.mkdir(dir, { recursive: true });
-  for (const [file, text] of generateSchemas()) {
-    const target = path.join(dir, file);
-    const current = await fsp.readFile(target, 'utf8').catch(() => null);
-    if (current === text) {
-      result.push({ file, status: 'unchanged' });
-    } else if (write) {
-      await fsp.writeFile(target, text);
-      result.push({ file, status: 'written' });
-    } else {
-      result.push({ file, status: current === null ? 'missing' : 'stale' });
-    }
-  }
-  return result;
+export function syncSchemas(dir: string, write: boolean): Promise<Array<{ file: string; status: TextFileStatus }>> {
+  return syncTextFiles(dir, generateSchemas(), write);
 }
 
 export function registerSchemasCommand(program: Command, io: CliIo): void {

@@ -2,7 +2,7 @@ import { configFromEnv } from '../runtime/config.js';
 import { createLogger } from '../runtime/log.js';
 import { createServer } from '../mcp/server.js';
 import { guardedStdioTransport } from '../mcp/stdio-transport.js';
-import { VERSION } from '../runtime/version.js';
+import { VERSION } from '../io/package.js';
 import { journalPresent } from '../io/journal-present.js';
 import { elicitationsSettled } from '../mcp/elicit.js';
 

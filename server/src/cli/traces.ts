@@ -4,13 +4,12 @@
  * Security: a trace holds what a client sent and what a workspace contained (headings, file
  * names, answers); every line printed is sanitized, so no escape sequence is replayed.
  */
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { TraceStore, recordHash, verifyChain, type VerifyResult } from '../io/traces.js';
+import { TraceStore, recordHash, traceFileExists, verifyChain, type VerifyResult } from '../io/traces.js';
 import { loadUserKey, userKeyPath } from '../io/user-key.js';
-import { CHAINS, rel, traceDir, traceDirName, type ChainKind } from '../io/layout.js';
+import { CHAINS, rel, traceDirName, type ChainKind } from '../io/layout.js';
 import type { ElicitationTrace, SamplingTrace } from '../schemas/trace.js';
 import { sanitizeLines } from '../core/sanitize.js';
 import { listChain, type TraceSummary } from '../app/trace-summary.js';
@@ -142,7 +141,7 @@ async function findTrace(root: string, ref: string, chain: ChainKind | undefined
     throw new OnboardingError(ErrorCode.INVALID_INPUT, `"${ref}" is not a trace file name or seq number.`, { next: 'Run `copilot-onboarding traces list` to see them.' });
   }
   for (const c of candidates) {
-    if (!bySeq && !(await fsp.access(path.join(traceDir(root, c), name)).then(() => true, () => false))) continue;
+    if (!bySeq && !(await traceFileExists(root, c, name))) continue;
     const got = await new TraceStore(root, c).get(bySeq ? Number(ref) : name);
     if (!got && !bySeq) {
       throw new OnboardingError(ErrorCode.TRACE_CHAIN_BROKEN, `${traceDirName(c)}/${name} is not a readable trace (not valid JSON, or not a ${c} trace).`, {

@@ -762,3 +762,10 @@ function safeLabel(label: string): string {
   return label.replace(/[^a-z0-9-]/gi, '-').slice(0, 40) || 'trace';
 }
 
+/** Whether a file `name` exists in the chain's trace folder (it may still not be a readable trace). */
+export function traceFileExists(root: string, chain: ChainKind, name: string): Promise<boolean> {
+  return fsp.access(path.join(traceDir(root, chain), name)).then(
+    () => true,
+    () => false,
+  );
+}

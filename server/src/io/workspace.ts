@@ -5,7 +5,7 @@
  * Security: every path a tool reads or writes passes resolveInside, and every path written,
  * restored or removed by a migration passes a RealInsideGuard first.
  */
-import { constants as fsConstants, lstatSync, promises as fsp, readdirSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants as fsConstants, lstatSync, promises as fsp, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import { STATE_DIR, stateDir } from './layout.js';
@@ -218,6 +218,32 @@ export function assertWorkspaceFolder(root: string): void {
   }
   if (!st.isDirectory()) throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} is not a folder.`, { next });
   assertStateDirInside(root);
+}
+
+/**
+ * The survey's stricter check (CLI analyze and propose), before anything is read or written: the
+ * workspace exists, is a folder, and can be listed and entered. `next` is the hint each refusal carries.
+ */
+export function assertSurveyableFolder(root: string, next: string): void {
+  let st;
+  try {
+    st = statSync(root);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'EACCES' ? 'cannot be reached (permission denied)' : `cannot be read (${code ?? String(e)})`;
+    throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} ${why}.`, { next });
+  }
+  if (!st.isDirectory()) throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} is ${st.isFile() ? 'a file, not a folder' : 'not a folder'}.`, { next });
+  try {
+    accessSync(root, fsConstants.R_OK | fsConstants.X_OK);
+  } catch {
+    throw new OnboardingError(ErrorCode.WORKSPACE_INVALID, `The workspace ${root} cannot be read (permission denied).`, { next });
+  }
+}
+
+/** A list file a person wrote (e.g. --workspaces-from), as text; throws the file system's error as is. */
+export function readListFile(abs: string): string {
+  return readFileSync(abs, 'utf8');
 }
 
 /**
