@@ -8,6 +8,7 @@
  * Anything else (a block that is not `key: value` lines) is reported, never guessed at.
  */
 import { parse } from 'yaml';
+import { splitApplyTo } from '../copilot-format.js';
 
 export interface RuleFrontMatter {
   present: boolean;
@@ -31,21 +32,9 @@ function unquote(s: string): string {
   return t;
 }
 
-/** A comma-separated list, keeping commas inside `{…}` brace groups. */
+/** A comma-separated list, keeping commas inside `{…}` brace groups (the split applyTo uses), each item unquoted. */
 function splitCommas(value: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of value) {
-    if (ch === '{') depth++;
-    else if (ch === '}' && depth > 0) depth--;
-    if (ch === ',' && depth === 0) {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out.map(unquote).filter(Boolean);
+  return splitApplyTo(value).map(unquote).filter(Boolean);
 }
 
 function readGlobs(raw: string, following: string[], errors: string[]): string[] {
