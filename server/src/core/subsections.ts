@@ -4,7 +4,7 @@
  * chapter: when a top-level section is large and its subsections have different confident
  * scopes, its intro (heading and text before the first subsection) and each subsection become
  * sections of their own. A subsection's own scope comes from its heading or its code (fences,
- * keywords), never from paths its body names in passing; a subsection without a scope of its own
+ * keywords), never from paths its body names in passing or a folder named by a heading word alone; a subsection without a scope of its own
  * takes the intro's (it sits under that heading); when every part ends up with the same scope the
  * section stays whole.
  * Two kinds of large section stay whole even so: one whose heading is about the project as a
@@ -41,14 +41,18 @@ export interface Unit {
   scope: ScopeResult | null;
 }
 
-/**
- * The scope a part takes out of its chapter: one its own heading or its code gives. Paths its body
- * names are not enough: a part naming a folder in passing ("value converters live in
- * `Converters/`") is still a rule of its chapter, and stays with it.
- */
+/** Evidence that does not take a part out of its chapter, and why. */
+const NOT_OWN: Partial<Record<NonNullable<ScopeResult['basis']>, string>> = {
+  // A part naming a folder in passing ("value converters live in `Converters/`") is still a rule of its chapter.
+  'body-paths': 'paths its body names',
+  // A subsection heading's word is a concept more often than a folder ("Design Principles" is not `Doc/Design/`).
+  'heading-word': 'a folder its heading names by a word alone',
+};
+
+/** The scope a part takes out of its chapter: one its own heading (a topic, a path, a file, a folder its body writes too) or its code gives. */
 function ownScope(own: ScopeResult): ScopeResult {
-  if (own.applyTo === null || own.basis !== 'body-paths') return own;
-  return { applyTo: null, evidence: [...own.evidence, 'no scope of its own: paths its body names do not take a part out of its chapter'] };
+  const why = own.applyTo !== null && own.basis ? NOT_OWN[own.basis] : undefined;
+  return why ? { applyTo: null, evidence: [...own.evidence, `no scope of its own: ${why} does not take a part out of its chapter`] } : own;
 }
 
 function sameScope(a: ScopeResult, b: ScopeResult): boolean {
