@@ -127,6 +127,24 @@ describe('scope patterns', () => {
     expect(split.sections.find((s) => s.title === 'C# converters')?.applyTo).toBe('**/*.cs');
   });
 
+  it('2c. the testing or documentation part of a chapter with a scope stays with it; in a chapter without one it leaves', () => {
+    const files = ['src/Orders/Order.cs', 'src/Orders/OrderService.cs', 'tests/Orders.Tests/OrderTests.cs', 'tests/Orders.Tests/ServiceTests.cs', 'README.md'];
+    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep methods short and name them after what they do.`).join('\n');
+    const text = (chapter: string) =>
+      ['# Guide', '', 'Keep commits small.', '', `## ${chapter}`, '', 'How we write the service.', '', '### Style', '', rules('Style', 14), '',
+        '### Testing requirements', '', 'Every public method has a unit test.', rules('Check', 14), '', '### Errors', '', rules('Error', 14), ''].join('\n');
+    const plan = (chapter: string) => {
+      const snap = snapshot(text(chapter), files);
+      return buildPlan({ snapshot: snap, analysis: analyze(snap) });
+    };
+    // ".NET development" > "Testing requirements" is about testing the .NET code: one piece, one file.
+    const scoped = plan('C# development');
+    expect(scoped.sections.map((s) => [s.title, s.applyTo])).toEqual([['Preamble', null], ['C# development', '**/*.cs']]);
+    // Under a chapter with no scope of its own, the testing part is the only scoped part: it leaves.
+    const general = plan('Working on the service');
+    expect(general.sections.find((s) => s.title === 'Testing requirements')?.applyTo).toBe('tests/**');
+  });
+
   it('3. test globs follow the section language (Rust tests are .rs files under test folders)', () => {
     const files = ['crates/core/src/lib.rs', 'crates/core/tests/parse.rs', 'tests/integration.rs', 'web/app.test.ts', 'tests/Api.Tests/ProgramTests.cs'];
     const r = heading('Testing bar', 'Every change needs a `#[test]`. Run `cargo test --workspace` before pushing; use `assert_eq!`.\n', files);

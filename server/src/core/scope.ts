@@ -472,7 +472,7 @@ function fromHeading(
     const variant = t.variants?.find(([re]) => re.test(title));
     globs.push(...(variant ? variant[1] : t.globs));
   }
-  return finish(idx, signal, globs, `no file matches what the ${label} names`, 'heading');
+  return finish(idx, signal, globs, `no file matches what the ${label} names`, 'topic');
 }
 
 /** The language family a text clearly is about (keyword and fence scores of language topics), or null. */

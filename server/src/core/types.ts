@@ -134,11 +134,12 @@ export interface Analysis {
 }
 
 /**
- * What decided a scope: the heading (a topic, a path, a root file, or a folder the heading names
- * and the body writes), a folder named by a heading word alone, paths the body names, the code
- * fences, or body keywords. subsections.ts lets only some of them take a part out of its chapter.
+ * What decided a scope: a topic the heading names (taxonomy.ts), a path, root file or folder the
+ * heading names (a folder by a word the body also writes as a path), a folder named by a heading
+ * word alone, paths the body names, the code fences, or body keywords. subsections.ts lets only
+ * some of them take a part out of its chapter.
  */
-export type ScopeBasis = 'heading' | 'heading-word' | 'body-paths' | 'fences' | 'keywords';
+export type ScopeBasis = 'topic' | 'heading' | 'heading-word' | 'body-paths' | 'fences' | 'keywords';
 
 export interface ScopeResult {
   /** Globs for applyTo, or null when no confident scope (the section stays repository-wide). */
