@@ -193,11 +193,14 @@ export function describeHeadings(titles: readonly string[], fallback: string): s
  * Written with the `yaml` library, never by concatenating user text.
  */
 export function renderFrontMatter(fm: { applyTo: string; description: string; excludeAgent?: string | undefined }, eol: '\n' | '\r\n' | '\r' = '\n'): string {
-  const yaml = stringify({ applyTo: fm.applyTo, description: fm.description, ...(fm.excludeAgent ? { excludeAgent: fm.excludeAgent } : {}) }, FM_OPTIONS);
-  return ['---', ...yaml.replace(/\n$/, '').split('\n'), '---', ''].join(eol);
+  return fenced({ applyTo: fm.applyTo, description: fm.description, ...(fm.excludeAgent ? { excludeAgent: fm.excludeAgent } : {}) }, eol);
 }
 
-const FM_OPTIONS = { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 } as const;
+/** The fields as double-quoted YAML strings between `---` fences, each line ended by `eol`. */
+function fenced(fields: Record<string, string>, eol: string): string {
+  const yaml = stringify(fields, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
+  return ['---', ...yaml.replace(/\n$/, '').split('\n'), '---', ''].join(eol);
+}
 
 /**
  * Front matter of a path-specific file with no applyTo: Copilot attaches it when its description
@@ -205,6 +208,5 @@ const FM_OPTIONS = { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN',
  * the agent picks by description.
  */
 export function renderDescriptionFrontMatter(description: string, eol: '\n' | '\r\n' | '\r' = '\n'): string {
-  const yaml = stringify({ description }, FM_OPTIONS);
-  return ['---', ...yaml.replace(/\n$/, '').split('\n'), '---', ''].join(eol);
+  return fenced({ description }, eol);
 }

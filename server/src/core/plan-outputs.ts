@@ -163,8 +163,8 @@ export function buildOutputs(repo: SourceFile, src: Buffer, decisions: readonly 
   const out: Outputs = { operations: [], lossless: [], bytes: new Map() };
   const eol = dominantEol(src);
   // Bytes that never move: the BOM (one in the middle of a generated file would be a stray U+FEFF) and the file's own front matter.
-  const pinned = Math.min(frontMatterBlock(src).end, src.length);
-  const bomLen = src.length >= 3 && src[0] === 0xef && src[1] === 0xbb && src[2] === 0xbf ? 3 : 0;
+  const { bom: bomLen, end: fmEnd } = frontMatterBlock(src);
+  const pinned = Math.min(fmEnd, src.length);
 
   const after = (m: Member, items: Array<{ start: number; end: number; m: Member | null }>): void => {
     for (const r of m.section.ranges) if (r.end > pinned) items.push({ start: Math.max(r.start, pinned), end: r.end, m });
