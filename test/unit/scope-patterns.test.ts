@@ -108,6 +108,25 @@ describe('scope patterns', () => {
     expect(map.length).toBeGreaterThan(2000);
   });
 
+  it('2b. a part that names a folder only in its body, or only by a word of its heading, stays with its chapter', () => {
+    const files = ['app/Gui/Converters/BoolConverter.cs', 'app/Gui/Converters/ColorConverter.cs', 'app/Gui/Controls/Grid.cs', 'app/Gui/MainWindow.cs', 'app/Core/Engine.cs'];
+    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep the view model thin and never block the UI thread.`).join('\n');
+    const chapter = (dataBinding: string) =>
+      ['# Guide', '', 'Keep commits small.', '', '## Desktop application guidelines', '', 'Rules for the desktop application.', '', '### Threading', '', rules('Threading', 12), '',
+        '### Data binding', '', dataBinding, rules('Binding', 12), '', '### Naming', '', rules('Naming', 12), ''].join('\n');
+    // "Use the converters in `Converters/`": a pointer inside the chapter's subject, not a topic of its own.
+    const passing = snapshot(chapter('Use value converters from the `Converters/` directory.\n'), files);
+    const plan = buildPlan({ snapshot: passing, analysis: analyze(passing) });
+    expect(plan.sections.map((s) => s.title)).toEqual(['Preamble', 'Desktop application guidelines']);
+    // A subsection heading's word that happens to be a folder's name ("Design principles", `Doc/Design/`) is a concept.
+    const word = snapshot(chapter('Bindings are one-way unless the user edits the value.\n').replace('### Naming', '### Design principles'), [...files, 'Doc/Design/Layers.md', 'Doc/Design/Threads.md']);
+    expect(buildPlan({ snapshot: word, analysis: analyze(word) }).sections.map((s) => s.title)).toEqual(['Preamble', 'Desktop application guidelines']);
+    // The part whose heading names a kind of file still leaves (its own heading is its evidence).
+    const own = snapshot(chapter('Value converters are C# classes: every `.cs` converter is sealed.\n').replace('### Data binding', '### C# converters'), files);
+    const split = buildPlan({ snapshot: own, analysis: analyze(own) });
+    expect(split.sections.find((s) => s.title === 'C# converters')?.applyTo).toBe('**/*.cs');
+  });
+
   it('3. test globs follow the section language (Rust tests are .rs files under test folders)', () => {
     const files = ['crates/core/src/lib.rs', 'crates/core/tests/parse.rs', 'tests/integration.rs', 'web/app.test.ts', 'tests/Api.Tests/ProgramTests.cs'];
     const r = heading('Testing bar', 'Every change needs a `#[test]`. Run `cargo test --workspace` before pushing; use `assert_eq!`.\n', files);

@@ -20,7 +20,7 @@
  * Files are checked through a FileIndex built once per plan (file-index.ts); the words of the
  * text are found by keywords.ts. topicOf names the file a scope goes to (plan.ts groups by it).
  */
-import type { ScopeResult } from './types.js';
+import type { ScopeBasis, ScopeResult } from './types.js';
 import { type FileIndex, depth, normName } from './file-index.js';
 import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
 import { scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
@@ -61,14 +61,14 @@ function repoWide(evidence: string[]): ScopeResult {
   return { applyTo: null, evidence };
 }
 
-function finish(idx: FileIndex, signal: string[], globs: readonly string[], what: string): ScopeResult {
+function finish(idx: FileIndex, signal: string[], globs: readonly string[], what: string, basis: ScopeBasis): ScopeResult {
   const kept = keepExisting(idx, globs);
   if (kept.globs.length === 0) {
     const tried = globs.length ? `: no file matches ${[...new Set(globs)].slice(0, 6).join(', ')}` : '';
     return repoWide([...signal, `no scope: ${what}${tried}`]);
   }
   if (kept.globs.some((g) => EVERYWHERE.has(g))) return repoWide([...signal, 'no scope: "**" applies everywhere']);
-  return { applyTo: kept.globs, evidence: [...signal, ...kept.evidence] };
+  return { applyTo: kept.globs, evidence: [...signal, ...kept.evidence], basis };
 }
 
 /** Folder names that hold tests. */
@@ -149,7 +149,7 @@ export function inferScope(section: { title: string; kind: string }, input: stri
 
   // 0. The heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`).
   const rootFile = headingRootFile(idx, title);
-  if (rootFile) return finish(idx, [`${label} ${quote(title)} names ${rootFile}`], [rootFile], 'a root file');
+  if (rootFile) return finish(idx, [`${label} ${quote(title)} names ${rootFile}`], [rootFile], 'a root file', 'heading');
 
   // 1. Heading names topics of the taxonomy.
   const hits = [...heading.hits];
@@ -169,18 +169,18 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   // the heading has. Path evidence outranks a topic the heading names ("python" whose body works
   // in `python/`, the bindings of a Rust project, is about that folder, not every .py file).
   const agreed = foldersHeadingAndBodyName(idx, title, body().mentions);
-  if (agreed.length) return finish(idx, agreed.map((a) => `${label} ${quote(title)} names ${a.word} and the body writes ${quote(a.raw)}`), agreed.map((a) => a.glob), 'directory');
+  if (agreed.length) return finish(idx, agreed.map((a) => `${label} ${quote(title)} names ${a.word} and the body writes ${quote(a.raw)}`), agreed.map((a) => a.glob), 'directory', 'heading');
   if (hits.length) return fromHeading(title, label, hits, body(), head, idx);
 
   // 2. Paths named by the heading, then by the body. Path evidence outranks generic heading
   // words ("Billing API patterns" and src/billing_api/); such words only ask for more of it.
   const headPaths = pathSignal(idx, head.mentions, `${label} names`);
-  if (headPaths.globs.length && !headPaths.overview) return finish(idx, headPaths.evidence, headPaths.globs, 'paths in the heading');
+  if (headPaths.globs.length && !headPaths.overview) return finish(idx, headPaths.evidence, headPaths.globs, 'paths in the heading', 'heading');
 
   const general = GENERAL_RE.test(title);
   const named = headingDirectories(idx, title);
   if (named.length) {
-    return finish(idx, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory');
+    return finish(idx, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory', 'heading-word');
   }
 
   const bodyPaths = pathSignal(idx, body().mentions, 'mentions');
@@ -194,7 +194,7 @@ export function inferScope(section: { title: string; kind: string }, input: stri
     const share = general ? lineShare(text, bodyPaths.raws) : 1;
     if (share >= MIN_PATH_SHARE || (!howToWork && bodyPaths.repeated && share >= MIN_REPEATED_PATH_SHARE)) {
       if (general) bodyPaths.evidence.push(`${Math.round(share * 100)} % of its lines name these paths`);
-      return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths');
+      return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths', 'body-paths');
     }
   }
   if (general) return repoWide([`no scope: general section (${label} ${quote(title)})`]);
@@ -232,7 +232,7 @@ function fenceLanguage(body: TextScan, idx: FileIndex): ScopeResult | null {
   if (e.n < 2) return null;
   // The widest topic of the family the fences name (```ts and ```tsx together are TypeScript).
   const topic = [...e.topics].map((i) => TOPICS[i]!).sort((a, b) => b.globs.length - a.globs.length)[0]!;
-  const r = finish(idx, [`its code examples are ${family} (${e.keys.join(', ')})`], topic.globs, `${family} files`);
+  const r = finish(idx, [`its code examples are ${family} (${e.keys.join(', ')})`], topic.globs, `${family} files`, 'fences');
   return r.applyTo ? r : null;
 }
 
@@ -472,7 +472,7 @@ function fromHeading(
     const variant = t.variants?.find(([re]) => re.test(title));
     globs.push(...(variant ? variant[1] : t.globs));
   }
-  return finish(idx, signal, globs, `no file matches what the ${label} names`);
+  return finish(idx, signal, globs, `no file matches what the ${label} names`, 'heading');
 }
 
 /** The language family a text clearly is about (keyword and fence scores of language topics), or null. */
@@ -520,7 +520,7 @@ function fromBody(body: TextScan, idx: FileIndex): ScopeResult {
       globs.push(...testFolder(idx, testGlobs(fams).filter((g) => idx.matches(g)), signal));
     } else globs.push(...t.globs);
   }
-  return finish(idx, signal, globs, 'keywords');
+  return finish(idx, signal, globs, 'keywords', 'keywords');
 }
 
 /** A scope a person could choose for a section kept repository-wide, with why. */
