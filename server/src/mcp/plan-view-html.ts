@@ -3,12 +3,13 @@
  * and script, no network. Imported only when the resource is read, so `serve` does not load it
  * at start.
  */
-import { PLAN_VIEW_DATA_TOOL } from './plan-view.js';
 
 /*
  * The page. Data reaches the DOM through textContent only; no innerHTML, no URL. It renders
  * propose's result, then, where the host proxies tool calls (hostCapabilities.serverTools),
- * calls one tool, the read-only PLAN_VIEW_DATA_TOOL, for the whole plan and renders that.
+ * calls one tool, the read-only onboarding_plan_view (mcp/plan-view.ts PLAN_VIEW_DATA_TOOL,
+ * written out: importing it would split mcp/plan-view.ts into a chunk of its own that `serve`
+ * loads at start; test/e2e/plan-view.test.ts checks the name), for the whole plan.
  */
 export const PLAN_VIEW_HTML = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
@@ -117,7 +118,7 @@ function whole(sc){
   shown=sc;
   if(!caps.serverTools)return note("This host does not let the view load the whole plan: the diff below is shortened; every moved line is whole in its destination file.");
   note("Loading the whole plan\u2026");
-  post({id:++dataId,method:"tools/call",params:{name:"${PLAN_VIEW_DATA_TOOL}",arguments:{planId:sc.planId}}});
+  post({id:++dataId,method:"tools/call",params:{name:"onboarding_plan_view",arguments:{planId:sc.planId}}});
 }
 function got(m){
   var r=m.result,d=r&&r.structuredContent;
