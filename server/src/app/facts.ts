@@ -157,6 +157,7 @@ function agentLines(f: AnalysisFacts): string[] {
       lines.push(`  ${d.kind === 'exact' ? 'exact' : `near (${Math.round(d.similarity * 100)}%)`}: "${t(d.excerpt)}" in ${where}${d.loadedTwiceBy.length ? `; loaded twice by ${d.loadedTwiceBy.join(', ')}` : ''}`);
     }
     if (total > MAX_TEXT_ITEMS) lines.push(`  … and ${total - MAX_TEXT_ITEMS} more`);
+    if (f.duplicates.some((d) => d.kind === 'near')) lines.push('  Near duplicates are for a person to reconcile: propose never rewrites them (only byte-for-byte copies are replaced by an import, and only by the person\'s shared-rules choice).');
   }
   return lines;
 }
