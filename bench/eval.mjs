@@ -140,6 +140,13 @@ export function scoreRealCase(core, c) {
   }
   const best = (set, others) => others.reduce((m, o) => Math.max(m, jaccard(set, o.set)), 0);
   return {
+    // Many to one (information): a human file is reached when some written file has Jaccard >= 0.5
+    // with it, a written file is right when it has that with some human file; one written file may
+    // stand for several human files of the same scope (four `**/*.go` files in one repository).
+    manyToOne: {
+      humansReached: humans.filter((h) => best(h.set, proposals) >= HIT_JACCARD).length,
+      proposalsRight: proposals.filter((p) => best(p.set, humans) >= HIT_JACCARD).length,
+    },
     textPlaced: textPlaced(plan, info, { hits, humans, unmatchable, repoWideDest: new Set([REPO_WIDE, ...plan.operations.filter((o) => o.content !== null && INSTR_RE.test(o.path) && !proposals.some((p) => p.path === o.path)).map((o) => o.path)]) }),
     name: c.name,
     repo: info.repo,
@@ -217,6 +224,11 @@ export function summarize(cases) {
     planRepoWide: sum((c) => c.planRepoWide),
     humansRepoWide: sum((c) => c.humansRepoWide),
     filesCreated: sum((c) => c.filesCreated),
+    manyToOne: (() => {
+      const reached = sum((c) => c.manyToOne.humansReached);
+      const right = sum((c) => c.manyToOne.proposalsRight);
+      return { humansReached: reached, proposalsRight: right, recall: humanUnits ? reached / humanUnits : null, precision: proposalUnits ? right / proposalUnits : null };
+    })(),
     textPlaced: (() => {
       const t = cases.map((c) => c.textPlaced).filter(Boolean);
       return t.length ? { right: t.reduce((n, x) => n + x.right, 0), total: t.reduce((n, x) => n + x.total, 0), cases: t.length, median: median(t.filter((x) => x.total > 0).map((x) => x.right / x.total)) } : null;
@@ -278,6 +290,11 @@ export function rows(r, labelled) {
     out.push({ case: 'scope precision', input, value: `${pct(s.precision)} (${s.hits}/${s.proposalUnits})`, target: '≥ 90 %', status: !target ? 'info' : s.precision >= 0.9 ? 'PASS' : 'MISS', note: `written path-specific files that match a human file's scope; ${s.filesCreated} files created in all`, why: why(cs, 'precision') });
     out.push({ case: 'bytes lost', input, value: `${s.bytesLost} B`, target: '0', status: !target ? 'info' : s.bytesLost === 0 ? 'PASS' : 'MISS', note: s.casesLosingBytes.length ? `in ${s.casesLosingBytes.join(', ')}` : 'every monolith byte found in its output', why: why(cs, 'lost') });
     out.push({ case: 'repository-wide after the plan', input, value: `${times(s.medianRepoWideRatio)} the humans' (median of ${s.ratioCases})`, target: '≤ 2×', status: !target ? 'info' : s.medianRepoWideRatio !== null && s.medianRepoWideRatio <= 2 ? 'PASS' : 'MISS', note: `${s.planRepoWide} B always-on after the plans vs ${s.humansRepoWide} B in the humans' repository-wide files (and files matching every path)`, why: why(cs, 'ratio') });
+  }
+  if (r.all.cases > 0) {
+    const m = (s) => `${pct(s.manyToOne.recall)} (${s.manyToOne.humansReached}/${s.humanUnits}) / ${pct(s.manyToOne.precision)} (${s.manyToOne.proposalsRight}/${s.proposalUnits})`;
+    const parts = ['split', 'reassembly'].filter((k) => r[k].cases > 0).map((k) => `${k === 'split' ? 'splits' : 'reassembly'} ${m(r[k])}`);
+    out.push({ case: 'scope recall / precision, many to one', input: `all ${r.all.cases} real cases`, value: m(r.all), target: '—', status: 'info', note: `a human file is reached when some written file has Jaccard ≥ ${HIT_JACCARD} with it, a written file is right when it has that with some human file (one written file may stand for several human files of one scope; one file per topic can never match them one to one); ${parts.join('; ')}` });
   }
   const tp = r.reassembly.textPlaced;
   if (tp) out.push({ case: 'text placed with its scope', input: `${tp.cases} real reassembled repositories`, value: `${pct(tp.right / tp.total)} of the bytes (median per case ${pct(tp.median)})`, target: '—', status: 'info', note: `${tp.right} of ${tp.total} bytes of the human files go where that file's text belongs: the written file paired with it, or the repository-wide file for repository-wide parts` });

@@ -136,6 +136,9 @@ describe('scope patterns', () => {
     const py = ['python/pyproject.toml', 'python/hudi/__init__.py', 'python/tests/test_table.py', 'scripts/release.py', 'main.go'];
     expect(heading('Python', ['Build the bindings in `python/` with maturin.', ...lines].join('\n'), py).applyTo).toEqual(['python/**']);
     expect(heading('Python', lines.join('\n'), py).applyTo).toEqual(['**/*.py']);
+    // An English plural in -ies is the same name (`Policy` and `pkg/plugins/policies/`).
+    const pol = ['pkg/plugins/policies/core/core.go', 'pkg/plugins/policies/meshtimeout/plugin.go', 'pkg/core/xds.go'];
+    expect(heading('Policy Development Guidelines', ['New policies live under `pkg/plugins/policies/`.', ...lines].join('\n'), pol).applyTo).toEqual(['pkg/plugins/policies/**']);
     // The heading word alone, with the folder never written in the body, is not enough.
     expect(heading('Analyzer Module Instructions', lines.join('\n'), files).applyTo).toBeNull();
     // Generic words (Rule/Rules) and hidden folders named by a word (GitHub / .github/) are no such evidence.

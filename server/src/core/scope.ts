@@ -308,10 +308,10 @@ function headingRootFile(idx: FileIndex, title: string): string | null {
   return null;
 }
 
-/** Whether a heading word and a folder name are one name (`Analyzer` and `analyzer/`, `Cluster` and `clustering/`, `Command` and `commands/`). */
+/** Whether a heading word and a folder name are one name (`Analyzer` and `analyzer/`, `Cluster` and `clustering/`, `Command` and `commands/`, `Policy` and `policies/`). */
 function sameName(word: string, seg: string): boolean {
   if (word.length < 4 || seg.length < 4) return false;
-  const forms = (x: string): string[] => [x, `${x}s`, `${x}es`, `${x}ing`];
+  const forms = (x: string): string[] => [x, `${x}s`, `${x}es`, `${x}ing`, ...(x.endsWith('y') ? [`${x.slice(0, -1)}ies`] : [])];
   return forms(word).includes(seg) || forms(seg).includes(word);
 }
 
