@@ -89,7 +89,7 @@ export function bytesLost(plan, src) {
   return src.length - Math.min(covered, found);
 }
 
-/** Score one real case with core = {analyze, buildPlan}. */
+/** Score one real case with core = {analyze, buildPlan} and core/copilot-format's functions. */
 export function scoreRealCase(core, c) {
   const { info, tree } = c;
   const snapshot = {
@@ -115,7 +115,7 @@ export function scoreRealCase(core, c) {
   for (const o of plan.operations) {
     if (o.path === REPO_WIDE) repoOp = o;
     if (o.content === null || !INSTR_RE.test(o.path)) continue;
-    const fm = readInstruction(Buffer.from(o.content, 'utf8'));
+    const fm = readInstruction(core, Buffer.from(o.content, 'utf8'));
     const set = fm.globs ? fileSet(tree, fm.globs) : new Set();
     if (everywhere(set)) planRepoWide += Buffer.byteLength(o.content, 'utf8');
     else proposals.push({ path: o.path, applyTo: fm.applyTo, set, bytes: Buffer.byteLength(o.content, 'utf8') });
@@ -307,7 +307,7 @@ export function rows(r, labelled) {
 /** The bench case: rows for bench/run.mjs. */
 export async function run({ log = () => {} } = {}) {
   const { load } = await import('./lib.mjs');
-  const core = { analyze: (await load('core/analyze.js')).analyze, buildPlan: (await load('core/plan.js')).buildPlan };
+  const core = { ...(await load('core/copilot-format.js')), analyze: (await load('core/analyze.js')).analyze, buildPlan: (await load('core/plan.js')).buildPlan };
   const t0 = performance.now();
   const r = evaluateReal(core);
   const ms = performance.now() - t0;

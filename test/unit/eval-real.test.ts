@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../server/src/core/analyze.js';
 import { buildPlan } from '../../server/src/core/plan.js';
+import * as format from '../../server/src/core/copilot-format.js';
 // @ts-expect-error: a plain ESM script without types
 import { bytesLost, evaluateReal, readRealCase, realCaseNames, rows, scoreRealCase, summarize } from '../../bench/eval.mjs';
 
@@ -15,7 +16,7 @@ interface Op { op: string; path: string; content: string | null }
 interface Sec { destination: string; ranges: { start: number; end: number }[] }
 interface FakePlan { sections: Sec[]; operations: Op[] }
 
-const core = { analyze, buildPlan };
+const core = { ...format, analyze, buildPlan };
 const REPO_WIDE = '.github/copilot-instructions.md';
 
 function fm(applyTo: string, body: string): string {
@@ -37,7 +38,7 @@ function fakeCase(tree: string[], humans: [string, string][], monolith: string, 
     },
   };
 }
-const fakeCore = (plan: FakePlan) => ({ analyze: () => ({}), buildPlan: () => plan });
+const fakeCore = (plan: FakePlan) => ({ ...format, analyze: () => ({}), buildPlan: () => plan });
 
 describe.skipIf(realCaseNames().length === 0)('real evaluation cases (when COPILOT_ONBOARDING_EVAL_CASES names them)', () => {
   const names: string[] = realCaseNames();
