@@ -163,6 +163,14 @@ describe('scope patterns', () => {
     expect(heading('Command module', lines.join('\n'), files).applyTo).toBeNull();
   });
 
+  it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {
+    const files = ['README.md', 'docs/guide.md', 'docs/api.md', 'src/main.go'];
+    const body = '- Write the documentation in plain English.\n- One sentence per line in markdown.\n- Link to the code, not to issues.\n';
+    expect(heading('Project documentation writing guidelines', body, files).applyTo).toEqual(['**/*.md']);
+    // A how-to-work word still outweighs the weak topic ("documentation build").
+    expect(heading('Documentation build setup', body, files).applyTo).toBeNull();
+  });
+
   it('5. headingless bullet rules after an intro line are grouped by topic', () => {
     const text = [
       'Rules for this repository:',

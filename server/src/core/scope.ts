@@ -25,6 +25,9 @@ import { type FileIndex, depth, normName } from './file-index.js';
 import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, GENERAL_SUFFIX_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
 import { scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
 
+/** Words of a heading that say whose rules, not what they are about. */
+const QUALIFIER_RE = /(?<![\p{L}\p{N}_])(?:project|repository|repo)(?![\p{L}\p{N}_])/giu;
+
 /** When the heading names the topic, the body only adds evidence and hints: its start is enough. */
 const HIT_SCAN_CAP = 8 * 1024;
 
@@ -161,7 +164,8 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   const body = (): TextScan => sectionText.scan(strongHit ? HIT_SCAN_CAP : SCAN_CAP);
   for (const i of needsBody) if ((body().scores.get(i)?.score ?? 0) >= W_SECONDARY) hits.push(i);
   hits.sort((a, b) => a - b);
-  if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title)) {
+  // "Project" and "repository" only say whose rules ("Project documentation guidelines"): no veto.
+  if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title.replace(QUALIFIER_RE, ' '))) {
     return repoWide([`no scope: the ${label} ${quote(title)} is about how to work more than about files`]);
   }
   // The heading names what the section is about and the body writes where it is (`transx`
