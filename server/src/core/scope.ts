@@ -22,8 +22,11 @@
  */
 import type { ScopeBasis, ScopeResult } from './types.js';
 import { type FileIndex, depth, normName } from './file-index.js';
-import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
+import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, GENERAL_SUFFIX_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
 import { scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
+
+/** Words of a heading that say whose rules, not what they are about. */
+const QUALIFIER_RE = /(?<![\p{L}\p{N}_])(?:project|repository|repo)(?![\p{L}\p{N}_])/giu;
 
 /** When the heading names the topic, the body only adds evidence and hints: its start is enough. */
 const HIT_SCAN_CAP = 8 * 1024;
@@ -161,7 +164,8 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   const body = (): TextScan => sectionText.scan(strongHit ? HIT_SCAN_CAP : SCAN_CAP);
   for (const i of needsBody) if ((body().scores.get(i)?.score ?? 0) >= W_SECONDARY) hits.push(i);
   hits.sort((a, b) => a - b);
-  if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title)) {
+  // "Project" and "repository" only say whose rules ("Project documentation guidelines"): no veto.
+  if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title.replace(QUALIFIER_RE, ' '))) {
     return repoWide([`no scope: the ${label} ${quote(title)} is about how to work more than about files`]);
   }
   // The heading names what the section is about and the body writes where it is (`transx`
@@ -197,6 +201,10 @@ export function inferScope(section: { title: string; kind: string }, input: stri
       return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths', 'body-paths');
     }
   }
+  // The heading names by a word a folder of the source (`Command module standards` and
+  // `src/pkg/commands/`, `Common Library` and `Src/Company.Product.Common/`): that folder.
+  const concept = conceptFolder(idx, title, head, body());
+  if (concept) return finish(idx, concept.evidence, concept.globs, 'directory', 'heading-word');
   if (general) return repoWide([`no scope: general section (${label} ${quote(title)})`]);
 
   // 3. The language of the section's code fences: its examples say which files it is about.
@@ -344,6 +352,50 @@ function foldersHeadingAndBodyName(idx: FileIndex, title: string, mentions: read
     }
   }
   return out.length <= 2 ? out : [];
+}
+
+/** Headings that name the assistant or the document, not a part of the code ("KubeTopo — Copilot instructions"). */
+const ASSISTANT_RE = /copilot|assistant|\bagents?\b|\bai\b/i;
+/** Words that are adjectives in a heading ("Common Patterns"), a folder's name only as a .NET project's part (`Product.Common`). */
+const CONCEPT_ADJECTIVES = new Set(['common', 'shared', 'integration', 'general', 'custom', 'basic', 'advanced']);
+/** Documentation folders hold pages about a concept, not its code. */
+const DOCS_DIR_RE = /^(?:docs?|documentation)$/i;
+
+/** A folder a heading names as a concept sits at most this many slashes deep (`src/pkg/commands`). */
+const MAX_CONCEPT_DIR_DEPTH = 2;
+
+/**
+ * A folder a heading word names as a concept (`Command` for `commands/`, `Common` for the .NET
+ * project `Src/Company.Product.Common/`): the word (not generic, not filler, four letters or
+ * more) is the folder's name, its singular or plural, or the last dotted part of its name.
+ * Exactly one word of the heading must name folders, all at most two levels down. One folder:
+ * that folder; several of one name: every folder of that name (`**\/commands/**`), the section's
+ * language files in them when it has one.
+ */
+function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: TextScan): { globs: string[]; evidence: string[] } | null {
+  if (!GENERAL_SUFFIX_RE.test(title) || ASSISTANT_RE.test(title) || CROSS_CUTTING_RE.test(title)) return null;
+  const words = title
+    .split(/[^\p{L}\p{N}_-]+/u)
+    .filter((w) => w.length >= 4 && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w))
+    .map((w) => normName(w));
+  const found: Array<{ word: string; dirs: string[] }> = [];
+  for (const w of new Set(words)) {
+    const dirs = idx.dirsNamedLike((seg, dotted) => sameName(w, seg) && (dotted || !CONCEPT_ADJECTIVES.has(w))).filter((d) => depth(d) <= MAX_CONCEPT_DIR_DEPTH && !d.split('/').some((x) => x.startsWith('.') || DOCS_DIR_RE.test(x)));
+    if (dirs.length) found.push({ word: w, dirs });
+  }
+  if (found.length !== 1) return null;
+  const { word, dirs } = found[0]!;
+  const names = new Set(dirs.map((d) => d.slice(d.lastIndexOf('/') + 1)));
+  let globs: string[];
+  if (dirs.length === 1) globs = [`${dirs[0]}/**`];
+  else if (names.size === 1) {
+    const name = [...names][0]!;
+    const lang = sectionLanguage(head, body);
+    const exts = lang ? (TOPICS.find((t) => t.language && t.family === lang)?.globs ?? []).map((g) => /^\*\*\/\*(\.[\w]+)$/.exec(g)?.[1]).filter((x): x is string => !!x) : [];
+    globs = exts.length ? exts.map((e) => `**/${name}/**/*${e}`) : [`**/${name}/**`];
+  } else return null;
+  if (globs.some((g) => idx.coversAlmostAll(idx.stat(g).count))) return null;
+  return { globs, evidence: [`heading ${quote(title)} names ${word} as a concept: ${dirs.slice(0, 3).map((d) => `${d}/`).join(', ')}${dirs.length > 3 ? ', ...' : ''}`] };
 }
 
 /** A folder a heading names by its name alone sits at most this many slashes deep (`src/pkg/azure_api`). */
