@@ -43,6 +43,10 @@ describe('the shared-rules choice, through question_ask', () => {
     const hh = await harnesses.open({ root, caps: { elicitation: {} }, elicit: [answer('Copilot'), YES_APPROVE, YES_MIGRATE, YES_ROLLBACK] });
     const before = await digest(root);
 
+    const a = await hh.call('onboarding_analyze', { narrate: false });
+    expect(textOf(a)).toMatch(/near \(\d+%\): "- Always run the linter.*" in \.github\/instructions\/lint\.instructions\.md lines 4-4 and CLAUDE\.md lines 9-9/);
+    expect(textOf(a)).toContain('propose never rewrites them');
+
     const first = await hh.call('onboarding_propose', { narrate: false });
     expect(first.isError, textOf(first)).toBeFalsy();
     const ask = sc(first).sharedRules;

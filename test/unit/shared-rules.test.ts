@@ -154,3 +154,27 @@ describe('what the choice does to the plan', () => {
     expect(p.agents!.sharedRules!.notes[0]).toContain('CLAUDE.md is not pointed to .github/copilot-instructions.md: no rule of CLAUDE.md is a byte-for-byte copy');
   });
 });
+
+describe('near duplicates in the propose text', () => {
+  it('are listed with line ranges, bounded, with control and bidi characters made safe', async () => {
+    const { planFacts, planText } = await import('../../server/src/app/facts.js');
+    const evil = '- Always run the \u202elinter\u001b[31m with pnpm lint before every push today.\n';
+    const near = '- Always run the \u202elinter\u001b[31m with pnpm lint before each push today.\n';
+    const many = Array.from({ length: 30 }, (_, i) => `- Rule number ${i} says to keep the module ${i} small and simple.\n`);
+    const manyNear = Array.from({ length: 30 }, (_, i) => `- Rule number ${i} says to keep the module ${i} small and tidy.\n`);
+    const s = snap([src('.github/copilot-instructions.md', `# Repo\n\n${evil}\n${many.join('\n')}`), src('AGENTS.md', `# Agents\n\n${near}\n${manyNear.join('\n')}`)]);
+    const p = build(s, []);
+    const f = planFacts(p, 'plan.json', null, undefined, { duplicates: agentInventory(s).duplicates });
+    const total = f.agents!.nearDuplicates.total;
+    expect(total).toBeGreaterThan(20);
+    expect(f.agents!.nearDuplicates.listed).toHaveLength(20);
+    expect(f.agents!.nearDuplicates.listed[0]!.occurrences).toEqual([
+      { path: '.github/copilot-instructions.md', startLine: 3, endLine: 3 },
+      { path: 'AGENTS.md', startLine: 3, endLine: 3 },
+    ]);
+    const text = planText(f);
+    expect(text).toContain('the plan changes none of them');
+    expect(text).toContain(`… and ${total - 10} more (onboarding_analyze lists them)`);
+    expect(text).not.toMatch(/[\u202e\u001b]/);
+  });
+});

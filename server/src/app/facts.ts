@@ -157,6 +157,7 @@ function agentLines(f: AnalysisFacts): string[] {
       lines.push(`  ${d.kind === 'exact' ? 'exact' : `near (${Math.round(d.similarity * 100)}%)`}: "${t(d.excerpt)}" in ${where}${d.loadedTwiceBy.length ? `; loaded twice by ${d.loadedTwiceBy.join(', ')}` : ''}`);
     }
     if (total > MAX_TEXT_ITEMS) lines.push(`  … and ${total - MAX_TEXT_ITEMS} more`);
+    if (f.duplicates.some((d) => d.kind === 'near')) lines.push('  Near duplicates are for a person to reconcile: propose never rewrites them (only byte-for-byte copies are replaced by an import, and only by the person\'s shared-rules choice).');
   }
   return lines;
 }
@@ -232,7 +233,7 @@ function nearFacts(duplicates: readonly DuplicateRule[]) {
 
 /** The shared-rules choice: the question to ask (exact text, answers, how the answer becomes the override), or the choice in force and what it did. */
 function sharedRulesFacts(s: SharedRulesAsk | undefined, plan: Plan) {
-  if (!s || (!s.ask && s.choice === null)) return null;
+  if (!s || (!s.ask && s.choice === null && !plan.agents?.sharedRules)) return null;
   return {
     ask: s.ask,
     choice: s.choice,
@@ -363,8 +364,10 @@ function sharedRulesText(f: PlanFacts): string[] {
       `Answers: ${s.answers.map((a) => `"${t(a.answer)}" → override ${JSON.stringify(a.override)}: ${t(a.means)}`).join('; ')}.`,
     ];
   }
+  const notes = s.notes.map((x) => `  ${t(x)}`);
+  if (s.choice === null) return ['', 'Shared rules: pointer overrides, per file:', ...notes];
   const from = s.from === 'override' ? 'an override' : `the answer saved in ${t(s.from ?? '')}`;
-  return ['', `Shared rules: ${s.choice === 'keep' ? 'every copy stays as it is' : `${s.choice === 'copilot' ? "Copilot's repository-wide file" : 'AGENTS.md'} holds them`} (chosen by ${from}).`, ...s.notes.map((x) => `  ${t(x)}`)];
+  return ['', `Shared rules: ${s.choice === 'keep' ? 'every copy stays as it is' : `${s.choice === 'copilot' ? "Copilot's repository-wide file" : 'AGENTS.md'} holds them`} (chosen by ${from}).`, ...notes];
 }
 
 const n = (v: number) => v.toLocaleString('en-US');

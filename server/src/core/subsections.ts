@@ -3,8 +3,10 @@
  * `### storage` and a `### sync` part, each about its own folder) moves the parts, not the
  * chapter: when a top-level section is large and its subsections have different confident
  * scopes, its intro (heading and text before the first subsection) and each subsection become
- * sections of their own. A subsection without a scope of its own takes the intro's (it sits
- * under that heading); when every part ends up with the same scope the section stays whole.
+ * sections of their own. A subsection's own scope comes from its heading or its code (fences,
+ * keywords), never from paths its body names in passing or a folder named by a heading word alone; a subsection without a scope of its own
+ * takes the intro's (it sits under that heading); when every part ends up with the same scope the
+ * section stays whole.
  * Two kinds of large section stay whole even so: one whose heading is about the project as a
  * whole (a "Project structure" map names folders to orient, not to give them rules), and one
  * with a scope of its own whose parts would mostly lose it (a plugin chapter with a testing
@@ -37,6 +39,20 @@ export interface Unit {
   parent: ParentHeading | null;
   /** The inference already made for a part (null: not inferred yet). */
   scope: ScopeResult | null;
+}
+
+/** Evidence that does not take a part out of its chapter, and why. */
+const NOT_OWN: Partial<Record<NonNullable<ScopeResult['basis']>, string>> = {
+  // A part naming a folder in passing ("value converters live in `Converters/`") is still a rule of its chapter.
+  'body-paths': 'paths its body names',
+  // A subsection heading's word is a concept more often than a folder ("Design Principles" is not `Doc/Design/`).
+  'heading-word': 'a folder its heading names by a word alone',
+};
+
+/** The scope a part takes out of its chapter: one its own heading (a topic, a path, a file, a folder its body writes too) or its code gives. */
+function ownScope(own: ScopeResult): ScopeResult {
+  const why = own.applyTo !== null && own.basis ? NOT_OWN[own.basis] : undefined;
+  return why ? { applyTo: null, evidence: [...own.evidence, `no scope of its own: ${why} does not take a part out of its chapter`] } : own;
 }
 
 function sameScope(a: ScopeResult, b: ScopeResult): boolean {
@@ -87,7 +103,7 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
   const intro = infer(sections[0]!);
   const scopes: ScopeResult[] = [intro];
   for (const s of sections.slice(1)) {
-    const own = infer(s);
+    const own = ownScope(infer(s));
     scopes.push(
       own.applyTo !== null || intro.applyTo === null
         ? own

@@ -162,7 +162,7 @@ export interface SharedRulesAsk {
   from: string | null;
   /** Rules (exact duplicates) shared between Copilot's files and AGENTS.md, CLAUDE.md or GEMINI.md at the root. */
   duplicates: number;
-  /** True when the agent should ask: shared rules exist and nobody has chosen. */
+  /** True when the agent should ask: shared rules exist and nobody has chosen (no sharedRules override, saved answer or per-file pointer). */
   ask: boolean;
   question: string;
   answers: Array<{ answer: string; override: { sharedRules: SharedRulesChoice }; means: string }>;
@@ -178,7 +178,7 @@ export function sharedRulesAsk(inv: AgentInventory, overrides: readonly AnyOverr
     choice: chosen,
     from: chosen === null ? null : fromAnswer ? stored.file : 'override',
     duplicates,
-    ask: chosen === null && duplicates > 0,
+    ask: chosen === null && !overrides.some((o) => 'pointer' in o) && duplicates > 0,
     question: SHARED_RULES_QUESTION,
     answers: SHARED_RULES_ANSWERS.map((a) => ({ answer: a.answer, override: { sharedRules: a.choice }, means: a.means })),
     how: 'Ask the human with question_ask using exactly this question. The answer is saved in .copilot-state/questions/, and the next onboarding_propose reads the newest answer to this question as the override {"sharedRules": …} (AGENTS.md → "AGENTS.md", Copilot → "copilot", keep → "keep"); or pass that override yourself. Only byte-for-byte copies are replaced by an import; no copy is deleted outright.',
