@@ -204,7 +204,7 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   // The heading names by a word a folder of the source (`Command module standards` and
   // `src/pkg/commands/`, `Common Library` and `Src/Company.Product.Common/`): that folder.
   const concept = conceptFolder(idx, title, head, body());
-  if (concept) return finish(idx, concept.evidence, concept.globs, 'directory');
+  if (concept) return finish(idx, concept.evidence, concept.globs, 'directory', 'heading-word');
   if (general) return repoWide([`no scope: general section (${label} ${quote(title)})`]);
 
   // 3. The language of the section's code fences: its examples say which files it is about.
