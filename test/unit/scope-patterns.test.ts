@@ -171,6 +171,14 @@ describe('scope patterns', () => {
     expect(heading('Documentation build setup', body, files).applyTo).toBeNull();
   });
 
+  it('4e. a heading that is only a language\'s name names it in any case (`# go`), not the word inside other words', () => {
+    const files = ['main.go', 'pkg/a/a.go', 'README.md'];
+    const body = '- Use `new(expr)` for pointers to values.\n- Wrap errors with `%w`.\n';
+    expect(heading('go', body, files).applyTo).toEqual(['**/*.go']);
+    expect(heading('python', body, ['x.py', 'y.md']).applyTo).toEqual(['**/*.py']);
+    expect(heading('how to go fast', body, files).applyTo).toBeNull();
+  });
+
   it('5. headingless bullet rules after an intro line are grouped by topic', () => {
     const text = [
       'Rules for this repository:',

@@ -112,8 +112,10 @@ function headingWork(title: string): HeadingWork {
   const hits: number[] = [];
   const needsBody: number[] = [];
   let strongHit = false;
+  const whole = title.toLowerCase();
   TOPICS.forEach((t, i) => {
-    if (t.heading.test(title)) {
+    // A heading that is only a language's name names it in any case (`# go`, a file's name).
+    if (t.heading.test(title) || (t.language && whole === t.name.toLowerCase())) {
       hits.push(i);
       strongHit = true;
     } else if (t.headingWeak?.test(title)) hits.push(i);
