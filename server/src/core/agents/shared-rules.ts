@@ -74,7 +74,7 @@ export function withSharedRulesAnswer(overrides: readonly AnyOverride[], stored:
   if (!stored) return [...overrides];
   const choice = parseSharedRulesAnswer(stored.answer);
   const said = JSON.stringify(stored.answer.slice(0, 200));
-  if (choice === null) {
+  if (choice === null) { // safety: shared-answer-known
     throw invalid(
       `The answer ${said} saved in ${stored.file} to the shared-rules question is not one of ${ANSWERS_TEXT}; no plan was made.`,
       'Ask the question again with question_ask (the newest answer counts), or edit or remove that file.',
@@ -130,7 +130,8 @@ export function resolveSharedRules(all: readonly AnyOverride[]): { choice: Share
   }
   for (const [file, pointer] of explicit) {
     if (choice === 'keep') throw invalid(`The override {"file":"${file}","pointer":"${pointer}"} contradicts {"sharedRules":"keep"} (every copy stays as it is).`, 'Drop one of them.');
-    if (choice !== null && POINTER[choice] !== pointer) throw invalid(`The override {"file":"${file}","pointer":"${pointer}"} contradicts {"sharedRules":"${choice}"}, which points it to ${POINTER[choice]}.`, 'Drop one of them.');
+    if (choice !== null && POINTER[choice] !== pointer) throw invalid( // safety: shared-pointer-agrees
+      `The override {"file":"${file}","pointer":"${pointer}"} contradicts {"sharedRules":"${choice}"}, which points it to ${POINTER[choice]}.`, 'Drop one of them.');
   }
   const pointers = new Map(explicit);
   if (choice !== null && choice !== 'keep') for (const f of POINTED_FILES) if (!pointers.has(f)) pointers.set(f, POINTER[choice]);
