@@ -23,7 +23,7 @@ const { readSnapshot } = await load('io/snapshot.js');
 const { analyze } = await load('core/analyze.js');
 const { buildOnboardingPlan } = await load('core/agents/plan.js');
 const { formatOf } = await load('core/agents/formats.js');
-const { sharedDuplicates } = await load('core/agents/shared-rules.js');
+const { sharedRulesAsk } = await load('core/agents/shared-rules.js');
 
 /** The plan under a shared-rules choice: copies replaced by an import (count, bytes), lossless. */
 function choose(snapshot, analysis, choice) {
@@ -73,8 +73,8 @@ for (const name of readdirSync(DIR).sort()) {
       lossless: plan.lossless.ok,
     };
     rows.push(row);
-    const shared = sharedDuplicates(analysis.agents);
-    if (shared.actionable) choices.push({ repo: row.repo, ...shared, agents: choose(snapshot, analysis, 'AGENTS.md'), copilot: choose(snapshot, analysis, 'copilot') });
+    const shared = sharedRulesAsk(analysis.agents, [], null);
+    if (shared.actionable) choices.push({ repo: row.repo, all: shared.duplicates, actionable: shared.actionable, agents: choose(snapshot, analysis, 'AGENTS.md'), copilot: choose(snapshot, analysis, 'copilot') });
     totals.sources += snapshot.sources.length;
     for (const k of ['exact', 'near', 'twice', 'twiceBytes', 'conversions', 'kept']) totals[k] += row[k];
     if (row.lossless) totals.lossless++;

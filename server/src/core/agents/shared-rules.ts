@@ -29,7 +29,7 @@ export const SHARED_RULES_QUESTION =
   '"Copilot" (CLAUDE.md and GEMINI.md import .github/copilot-instructions.md instead of repeating its rules; AGENTS.md keeps its copies, because it has no import), ' +
   'or "keep" (every copy stays as it is).';
 
-export const SHARED_RULES_ANSWERS: ReadonlyArray<{ answer: string; choice: SharedRulesChoice; means: string }> = [
+const SHARED_RULES_ANSWERS: ReadonlyArray<{ answer: string; choice: SharedRulesChoice; means: string }> = [
   { answer: 'AGENTS.md', choice: 'AGENTS.md', means: "CLAUDE.md and GEMINI.md import @AGENTS.md in place of their byte-for-byte copies of its rules; Copilot's files and AGENTS.md stay as they are" },
   { answer: 'Copilot', choice: 'copilot', means: `CLAUDE.md and GEMINI.md import @${REPO_WIDE_PATH} in place of their byte-for-byte copies of its rules; AGENTS.md stays as it is (it has no import form)` },
   { answer: 'keep', choice: 'keep', means: 'every copy stays as it is' },
@@ -148,7 +148,7 @@ const isCopilot = (f: string) => f === 'copilot-repo' || f === 'copilot-path';
  * rules the choice is about); `actionable`: those a choice can act on, with a copy in CLAUDE.md or
  * GEMINI.md (the files with an import form) and one in AGENTS.md or Copilot's files.
  */
-export function sharedDuplicates(inv: AgentInventory): { all: number; actionable: number } {
+function sharedDuplicates(inv: AgentInventory): { all: number; actionable: number } {
   const group = new Map(inv.sources.map((s) => [s.path, isCopilot(s.format) ? 'copilot' : ROOT_AGENT_FILES.has(s.format) && !s.path.includes('/') ? s.path : null]));
   const shared = inv.duplicates.filter((d) => d.kind === 'exact' && new Set(d.occurrences.map((o) => group.get(o.path)).filter((g) => g)).size >= 2);
   const groups = (d: (typeof shared)[number]) => new Set(d.occurrences.map((o) => group.get(o.path)));
