@@ -233,12 +233,13 @@ function nearFacts(duplicates: readonly DuplicateRule[]) {
 
 /** The shared-rules choice: the question to ask (exact text, answers, how the answer becomes the override), or the choice in force and what it did. */
 function sharedRulesFacts(s: SharedRulesAsk | undefined, plan: Plan) {
-  if (!s || (!s.ask && s.choice === null && !plan.agents?.sharedRules)) return null;
+  if (!s || (!s.ask && s.choice === null && !plan.agents?.sharedRules && !s.duplicates)) return null;
   return {
     ask: s.ask,
     choice: s.choice,
     from: clipOrNull(s.from),
     duplicates: s.duplicates,
+    actionable: s.actionable,
     question: s.question,
     answers: s.answers,
     how: s.how,
@@ -359,12 +360,15 @@ function sharedRulesText(f: PlanFacts): string[] {
   if (s.ask) {
     return [
       '',
-      `${s.duplicates} rule(s) are written both in Copilot's files and in AGENTS.md, CLAUDE.md or GEMINI.md. One source of truth is the person's choice. ${t(s.how)}`,
+      `${s.duplicates} rule(s) are written both in Copilot's files and in AGENTS.md, CLAUDE.md or GEMINI.md (${s.actionable} with a copy in CLAUDE.md or GEMINI.md, which can import the other file). One source of truth is the person's choice. ${t(s.how)}`,
       `Question (word for word): ${t(s.question)}`,
       `Answers: ${s.answers.map((a) => `"${t(a.answer)}" → override ${JSON.stringify(a.override)}: ${t(a.means)}`).join('; ')}.`,
     ];
   }
   const notes = s.notes.map((x) => `  ${t(x)}`);
+  if (s.choice === null && !notes.length) {
+    return ['', `${s.duplicates} rule(s) are written both in Copilot's files and in AGENTS.md; neither has a documented import form, so both keep them (the figure above counts what that costs), and there is nothing to choose.`];
+  }
   if (s.choice === null) return ['', 'Shared rules: pointer overrides, per file:', ...notes];
   const from = s.from === 'override' ? 'an override' : `the answer saved in ${t(s.from ?? '')}`;
   return ['', `Shared rules: ${s.choice === 'keep' ? 'every copy stays as it is' : `${s.choice === 'copilot' ? "Copilot's repository-wide file" : 'AGENTS.md'} holds them`} (chosen by ${from}).`, ...notes];

@@ -75,6 +75,7 @@ const proposeOutput = () => ({
       choice: z.enum(['AGENTS.md', 'copilot', 'keep']).nullable(),
       from: z.string().nullable().describe("where the choice came from: 'override', or the saved question file"),
       duplicates: z.number().int(),
+      actionable: z.number().int().describe('of those, the rules a choice can act on: a copy in CLAUDE.md or GEMINI.md (which can import), another in AGENTS.md or Copilot\'s files'),
       question: z.string(),
       answers: z.array(z.object({ answer: z.string(), override: z.object({ sharedRules: z.enum(['AGENTS.md', 'copilot', 'keep']) }), means: z.string() })),
       how: z.string(),
