@@ -20,6 +20,9 @@
  *   own), joined by a blank line, in path order; the tree is that commit's without
  *   `.github/instructions/`.
  *
+ * Front matter is read by core/copilot-format.ts from the per-module build (as bench/eval.mjs):
+ *   npm run build:modules && COPILOT_ONBOARDING_DIST=bench/.out/modules node bench/eval-make-case.mjs …
+ *
  * The licence is read from the LICENSE file at that commit. Text is written (monolith.md, LICENSE)
  * only when the licence allows copying; otherwise case.json says `vendored: false` and the case is
  * metadata only (the harness skips it).
@@ -29,7 +32,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import picomatch from 'picomatch';
-import { parse as parseYaml } from 'yaml';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** Where the real cases are: the folder COPILOT_ONBOARDING_EVAL_CASES names (.ci/run sets it from the shared folder when that has them; set it yourself for npm run bench). */
@@ -85,45 +87,19 @@ function lsTree(gitDir, commit) {
     .map((e) => e.path);
 }
 
-const FM_RE = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
-
-/** Split `**\/*.{ts,tsx}, src/**` at top-level commas. */
-export function splitGlobs(value) {
-  const out = [];
-  let depth = 0;
-  let cur = '';
-  for (const ch of value) {
-    if (ch === '{') depth++;
-    else if (ch === '}' && depth > 0) depth--;
-    if (ch === ',' && depth === 0) {
-      if (cur.trim()) out.push(cur.trim());
-      cur = '';
-    } else cur += ch;
-  }
-  if (cur.trim()) out.push(cur.trim());
-  return out;
-}
-
-/** Front matter of an instruction file: applyTo as globs (null when absent), excludeAgent, body offset. */
-export function readInstruction(buf) {
-  const text = buf.toString('utf8');
-  const m = FM_RE.exec(text);
-  if (!m) return { globs: null, applyTo: null, excludeAgent: null, description: null, bodyStart: 0 };
-  let fm = {};
-  try {
-    fm = parseYaml(m[1]) ?? {};
-  } catch {
-    const line = /^applyTo[ \t]*:[ \t]*(.*)$/m.exec(m[1]);
-    fm = line ? { applyTo: line[1].trim().replace(/^["']|["']$/g, '') } : {};
-  }
-  const raw = fm.applyTo;
-  const applyTo = Array.isArray(raw) ? raw.map(String).join(',') : typeof raw === 'string' ? raw : null;
+/**
+ * Front matter of an instruction file, read by core/copilot-format.ts (`format`: that module,
+ * from the build or the sources): applyTo as written and as globs (null when absent),
+ * excludeAgent, description, and the byte where the body starts.
+ */
+export function readInstruction(format, buf) {
+  const fm = format.readFrontMatter(buf.toString('utf8'));
   return {
-    applyTo,
-    globs: applyTo === null ? null : splitGlobs(applyTo),
-    excludeAgent: fm.excludeAgent == null ? null : String(fm.excludeAgent),
-    description: typeof fm.description === 'string' ? fm.description : null,
-    bodyStart: Buffer.byteLength(m[0], 'utf8'),
+    applyTo: fm.applyTo,
+    globs: fm.applyTo === null ? null : format.splitApplyTo(fm.applyTo),
+    excludeAgent: fm.excludeAgent,
+    description: fm.description,
+    bodyStart: fm.present ? format.frontMatterBlock(buf).end : 0,
   };
 }
 
@@ -138,7 +114,7 @@ function arg(name) {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-export function makeCase({ gitDir, repo, kind, commit: commitArg, humansAt: humansArg, notes = '' }) {
+export function makeCase(format, { gitDir, repo, kind, commit: commitArg, humansAt: humansArg, notes = '' }) {
   const split = git(gitDir, ['rev-parse', `${commitArg}^{commit}`]).toString().trim();
   const treeCommit = kind === 'split' ? git(gitDir, ['rev-parse', `${split}^`]).toString().trim() : split;
   // A split finished in a follow-up commit (e.g. files renamed to *.instructions.md): humans read there.
@@ -152,7 +128,7 @@ export function makeCase({ gitDir, repo, kind, commit: commitArg, humansAt: huma
   const tree = all.slice(0, TREE_CAP);
   const humans = humanPaths.map((p) => {
     const buf = show(gitDir, commit, p);
-    const fm = readInstruction(buf);
+    const fm = readInstruction(format, buf);
     const match = fm.globs ? globMatcher(fm.globs) : null;
     const matched = match ? tree.filter(match).length : 0;
     return { path: p, applyTo: fm.applyTo, globs: fm.globs, excludeAgent: fm.excludeAgent, description: fm.description, bytes: buf.length, bodyBytes: buf.length - fm.bodyStart, treeFilesMatched: matched, everywhere: match !== null && matched === tree.length, buf, bodyStart: fm.bodyStart };
@@ -240,7 +216,8 @@ export function indexTable() {
 const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain && process.argv.includes('--index')) console.log(indexTable());
 else if (isMain) {
-  const info = makeCase({ gitDir: arg('--git-dir'), repo: arg('--repo'), kind: arg('--kind'), commit: arg('--commit'), humansAt: arg('--humans-at'), notes: arg('--notes') ?? '' });
+  const { load } = await import('./lib.mjs');
+  const info = makeCase(await load('core/copilot-format.js'), { gitDir: arg('--git-dir'), repo: arg('--repo'), kind: arg('--kind'), commit: arg('--commit'), humansAt: arg('--humans-at'), notes: arg('--notes') ?? '' });
   const { humans, monolithParts, ...rest } = info;
   console.log(JSON.stringify(rest));
   for (const h of humans) console.log(`  ${h.path}\t${h.applyTo}\t${h.bytes} B\t${h.treeFilesMatched} files${h.everywhere ? ' (everywhere)' : ''}`);

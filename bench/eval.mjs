@@ -89,7 +89,7 @@ export function bytesLost(plan, src) {
   return src.length - Math.min(covered, found);
 }
 
-/** Score one real case with core = {analyze, buildPlan}. */
+/** Score one real case with core = {analyze, buildPlan} and core/copilot-format's functions. */
 export function scoreRealCase(core, c) {
   const { info, tree } = c;
   const snapshot = {
@@ -115,7 +115,7 @@ export function scoreRealCase(core, c) {
   for (const o of plan.operations) {
     if (o.path === REPO_WIDE) repoOp = o;
     if (o.content === null || !INSTR_RE.test(o.path)) continue;
-    const fm = readInstruction(Buffer.from(o.content, 'utf8'));
+    const fm = readInstruction(core, Buffer.from(o.content, 'utf8'));
     const set = fm.globs ? fileSet(tree, fm.globs) : new Set();
     if (everywhere(set)) planRepoWide += Buffer.byteLength(o.content, 'utf8');
     else proposals.push({ path: o.path, applyTo: fm.applyTo, set, bytes: Buffer.byteLength(o.content, 'utf8') });
@@ -140,6 +140,13 @@ export function scoreRealCase(core, c) {
   }
   const best = (set, others) => others.reduce((m, o) => Math.max(m, jaccard(set, o.set)), 0);
   return {
+    // Many to one (information): a human file is reached when some written file has Jaccard >= 0.5
+    // with it, a written file is right when it has that with some human file; one written file may
+    // stand for several human files of the same scope (four `**/*.go` files in one repository).
+    manyToOne: {
+      humansReached: humans.filter((h) => best(h.set, proposals) >= HIT_JACCARD).length,
+      proposalsRight: proposals.filter((p) => best(p.set, humans) >= HIT_JACCARD).length,
+    },
     textPlaced: textPlaced(plan, info, { hits, humans, unmatchable, repoWideDest: new Set([REPO_WIDE, ...plan.operations.filter((o) => o.content !== null && INSTR_RE.test(o.path) && !proposals.some((p) => p.path === o.path)).map((o) => o.path)]) }),
     name: c.name,
     repo: info.repo,
@@ -217,6 +224,11 @@ export function summarize(cases) {
     planRepoWide: sum((c) => c.planRepoWide),
     humansRepoWide: sum((c) => c.humansRepoWide),
     filesCreated: sum((c) => c.filesCreated),
+    manyToOne: (() => {
+      const reached = sum((c) => c.manyToOne.humansReached);
+      const right = sum((c) => c.manyToOne.proposalsRight);
+      return { humansReached: reached, proposalsRight: right, recall: humanUnits ? reached / humanUnits : null, precision: proposalUnits ? right / proposalUnits : null };
+    })(),
     textPlaced: (() => {
       const t = cases.map((c) => c.textPlaced).filter(Boolean);
       return t.length ? { right: t.reduce((n, x) => n + x.right, 0), total: t.reduce((n, x) => n + x.total, 0), cases: t.length, median: median(t.filter((x) => x.total > 0).map((x) => x.right / x.total)) } : null;
@@ -279,6 +291,11 @@ export function rows(r, labelled) {
     out.push({ case: 'bytes lost', input, value: `${s.bytesLost} B`, target: '0', status: !target ? 'info' : s.bytesLost === 0 ? 'PASS' : 'MISS', note: s.casesLosingBytes.length ? `in ${s.casesLosingBytes.join(', ')}` : 'every monolith byte found in its output', why: why(cs, 'lost') });
     out.push({ case: 'repository-wide after the plan', input, value: `${times(s.medianRepoWideRatio)} the humans' (median of ${s.ratioCases})`, target: '≤ 2×', status: !target ? 'info' : s.medianRepoWideRatio !== null && s.medianRepoWideRatio <= 2 ? 'PASS' : 'MISS', note: `${s.planRepoWide} B always-on after the plans vs ${s.humansRepoWide} B in the humans' repository-wide files (and files matching every path)`, why: why(cs, 'ratio') });
   }
+  if (r.all.cases > 0) {
+    const m = (s) => `${pct(s.manyToOne.recall)} (${s.manyToOne.humansReached}/${s.humanUnits}) / ${pct(s.manyToOne.precision)} (${s.manyToOne.proposalsRight}/${s.proposalUnits})`;
+    const parts = ['split', 'reassembly'].filter((k) => r[k].cases > 0).map((k) => `${k === 'split' ? 'splits' : 'reassembly'} ${m(r[k])}`);
+    out.push({ case: 'scope recall / precision, many to one', input: `all ${r.all.cases} real cases`, value: m(r.all), target: '—', status: 'info', note: `a human file is reached when some written file has Jaccard ≥ ${HIT_JACCARD} with it, a written file is right when it has that with some human file (one written file may stand for several human files of one scope; one file per topic can never match them one to one); ${parts.join('; ')}` });
+  }
   const tp = r.reassembly.textPlaced;
   if (tp) out.push({ case: 'text placed with its scope', input: `${tp.cases} real reassembled repositories`, value: `${pct(tp.right / tp.total)} of the bytes (median per case ${pct(tp.median)})`, target: '—', status: 'info', note: `${tp.right} of ${tp.total} bytes of the human files go where that file's text belongs: the written file paired with it, or the repository-wide file for repository-wide parts` });
   if (labelled) {
@@ -290,7 +307,7 @@ export function rows(r, labelled) {
 /** The bench case: rows for bench/run.mjs. */
 export async function run({ log = () => {} } = {}) {
   const { load } = await import('./lib.mjs');
-  const core = { analyze: (await load('core/analyze.js')).analyze, buildPlan: (await load('core/plan.js')).buildPlan };
+  const core = { ...(await load('core/copilot-format.js')), analyze: (await load('core/analyze.js')).analyze, buildPlan: (await load('core/plan.js')).buildPlan };
   const t0 = performance.now();
   const r = evaluateReal(core);
   const ms = performance.now() - t0;

@@ -1,9 +1,11 @@
 /**
  * The MCP App plan view (SEP-1865), through the SDK client: propose links it, the resource is the
- * self-contained HTML with the App MIME type, the propose result carries everything it shows (the
- * same hash as the stored plan, every file and glob, the repository-wide file's diff), every tool
- * is model-only and an app's tool call through a SEP-1865 host bridge is refused with nothing
- * written, and the approve form points to the view only for clients that declared the Apps extension.
+ * self-contained HTML with the App MIME type, the propose result carries what it shows (the
+ * same hash as the stored plan, every file and glob, the repository-wide file's diff, bounded),
+ * the view's own app-only data tool gives the whole plan (every row of a large plan's diff)
+ * through a SEP-1865 host bridge with nothing written and refuses an unknown, forged or stale
+ * plan, every other tool is model-only and an app's call to it is refused with nothing written,
+ * and the approve form points to the view only for clients that declared the Apps extension.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,10 +15,15 @@ import { harnessesPerTest, textOf } from '../helpers/harness.js';
 import { hostApp, visibilityOf, yesToEveryForm } from '../helpers/app-host.js';
 import { treeDigest } from '../helpers/fixtures.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
+import { LARGE_PACKAGES, LONG_LINE, largePlanMonolith, largePlanWorkspace } from '../helpers/large-plan.js';
 import { loadPlan } from '../../server/src/io/plans.js';
+import { canonicalJson } from '../../server/src/core/canonical.js';
+import { planHash } from '../../server/src/core/plan.js';
+import type { PlanBody } from '../../server/src/schemas/plan.js';
 import { REPO_WIDE_PATH, splitApplyTo } from '../../server/src/core/copilot-format.js';
 import { PLAN_VIEW_LINE } from '../../server/src/core/form-render.js';
-import { APPS_EXTENSION, PLAN_VIEW_MIME, PLAN_VIEW_URI } from '../../server/src/mcp/plan-view.js';
+import { MAX_ROWS, MOVED_SHOWN } from '../../server/src/core/repo-wide-diff.js';
+import { APPS_EXTENSION, PLAN_VIEW_DATA_TOOL, PLAN_VIEW_MIME, PLAN_VIEW_URI } from '../../server/src/mcp/plan-view.js';
 import { PLAN_VIEW_HTML } from '../../server/src/mcp/plan-view-html.js';
 import type { PlanViewData } from '../../server/src/app/plan-view.js';
 
@@ -25,15 +32,21 @@ const APPS_CAPS = { elicitation: {}, extensions: { [APPS_EXTENSION]: { mimeTypes
 const uiOf = (t: Tool | undefined) => (t?._meta as { ui?: { resourceUri?: string; visibility?: string[] } } | undefined)?.ui;
 
 describe('plan view (MCP Apps)', () => {
-  it('propose links the view; every tool is model-only', async () => {
+  it("propose links the view; every tool is model-only but the view's read-only data tool, app-only and listed only for Apps clients", async () => {
     const h = await harnesses.open({ root: exampleWorkspace(), caps: APPS_CAPS });
     const { tools } = await h.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect(uiOf(byName.get('onboarding_propose'))).toEqual({ resourceUri: PLAN_VIEW_URI, visibility: ['model'] });
     for (const name of ['onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'question_ask']) expect(byName.has(name), name).toBe(true);
-    for (const t of tools) expect(uiOf(t)?.visibility, t.name).toEqual(['model']);
+    for (const t of tools) expect(uiOf(t)?.visibility, t.name).toEqual(t.name === PLAN_VIEW_DATA_TOOL ? ['app'] : ['model']);
+    const data = byName.get(PLAN_VIEW_DATA_TOOL)!;
+    expect(data.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+    expect(Object.keys(data.inputSchema.properties ?? {})).toEqual(['planId']);
     // No other tool is linked to the view.
     for (const t of tools) if (t.name !== 'onboarding_propose') expect(uiOf(t)?.resourceUri, t.name).toBeUndefined();
+    // A client without the Apps extension lists exactly what it listed before.
+    const plain = await harnesses.open({ root: exampleWorkspace(), caps: { elicitation: {} } });
+    expect((await plain.client.listTools()).tools.map((t) => t.name)).not.toContain(PLAN_VIEW_DATA_TOOL);
   });
 
   it('a tool call from an app (through the extension\'s AppBridge, as a host forwards it) is refused: no form, no file, no trace changes', async () => {
@@ -61,9 +74,98 @@ describe('plan view (MCP Apps)', () => {
     expect(h.shown.length).toBe(shownBefore);
     expect(await treeDigest(root)).toEqual(files);
     expect(await treeDigest(path.join(root, '.copilot-state'))).toEqual(state);
-    // The same bridge forwards what an app may call: nothing of this server.
+    // The same bridge forwards what an app may call: the view's read-only data tool, nothing else.
     const { tools } = await h.client.listTools();
-    expect(tools.filter((t) => visibilityOf(t).includes('app')).map((t) => t.name)).toEqual([]);
+    expect(tools.filter((t) => visibilityOf(t).includes('app')).map((t) => t.name)).toEqual([PLAN_VIEW_DATA_TOOL]);
+  });
+
+  it("the view's own data through the extension's AppBridge: a large plan whole (every file, glob, section, every line of the diff); nothing written, no form", async () => {
+    const root = largePlanWorkspace();
+    const h = await harnesses.open({ root, caps: APPS_CAPS, elicit: Array.from({ length: 20 }, () => yesToEveryForm) });
+    const r = await h.call('onboarding_propose', { narrate: false });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const sc = r.structuredContent as { planId: string; sha256: string; planView: PlanViewData };
+    // What the model reads stays bounded: the diff is cut at MAX_ROWS rows, long runs counted.
+    expect(sc.planView.repoWideDiff!.rows).toHaveLength(MAX_ROWS);
+    expect(sc.planView.repoWideDiff!.rows.some((x) => x.op === '\u2026')).toBe(true);
+    const files = await treeDigest(root);
+    const state = await treeDigest(path.join(root, '.copilot-state'));
+    const shown = h.shown.length;
+    const host = await hostApp(h.client);
+    let got;
+    try {
+      got = await host.app.callServerTool({ name: PLAN_VIEW_DATA_TOOL, arguments: { planId: sc.planId } });
+      expect(host.calls).toEqual([{ name: PLAN_VIEW_DATA_TOOL, forwarded: true }]);
+    } finally {
+      await host.close();
+    }
+    expect(got.isError, JSON.stringify(got.content)).toBeFalsy();
+    const whole = got.structuredContent as { planId: string; sha256: string; riskReasons: string[]; planView: PlanViewData };
+    const plan = await loadPlan(root, sc.planId);
+    expect(whole).toMatchObject({ planId: plan.planId, sha256: plan.sha256 });
+    // Risk reasons whole (propose's facts cut a long one for the model).
+    expect(whole.riskReasons).toEqual(plan.riskReasons);
+    expect((sc as unknown as { riskReasons: string[] }).riskReasons.some((x) => /… \([\d,]+ bytes\)$/.test(x))).toBe(true);
+    const v = whole.planView;
+    // Every file, with its globs, sections and matches.
+    expect(v.files.map((f) => f.path)).toEqual(plan.operations.map((o) => o.path));
+    expect(v.files).toHaveLength(LARGE_PACKAGES + 1);
+    expect(v.files).toEqual(sc.planView.files);
+    for (let i = 0; i < LARGE_PACKAGES; i++) {
+      const name = `pkg${String(i).padStart(2, '0')}`;
+      const f = v.files.find((x) => x.sections.includes(`Package ${name}`))!;
+      expect(f.globs.length, name).toBeGreaterThan(0);
+      for (const g of f.globs) expect(g.matches, g.glob).toBe(2);
+    }
+    expect(v.repoWide.map((x) => x.title)).toEqual(plan.sections.filter((x) => x.applyTo === null).map((x) => x.title));
+    // Every line of the file before, in order, none cut, none counted.
+    const d = v.repoWideDiff!;
+    const before = largePlanMonolith().split('\n').slice(0, -1);
+    expect(d.before.lines).toBe(before.length);
+    expect(d.rows.length).toBeGreaterThan(MAX_ROWS);
+    expect(d.rows.filter((x) => x.op === '\u2026')).toEqual([]);
+    expect(d.rows.filter((x) => x.op !== '+').map((x) => x.text)).toEqual(before);
+    expect(d.rows.map((x) => x.text)).toContain(LONG_LINE);
+    for (const f of v.files.slice(1)) expect(d.rows.filter((x) => x.op === '-' && x.to === f.path).length, f.path).toBeGreaterThan(MOVED_SHOWN + 1);
+    // Read-only: no form, no file, no state, plan or trace written.
+    expect(h.shown.length).toBe(shown);
+    expect(await treeDigest(root)).toEqual(files);
+    expect(await treeDigest(path.join(root, '.copilot-state'))).toEqual(state);
+  });
+
+  it("the view's data tool refuses a malformed, unknown, altered, forged or stale plan id with a clear error, writing nothing", async () => {
+    const root = exampleWorkspace();
+    const h = await harnesses.open({ root, caps: APPS_CAPS });
+    const sc = (await h.call('onboarding_propose', { narrate: false })).structuredContent as { planId: string };
+    const planFile = path.join(root, '.copilot-state/plans', `${sc.planId}.json`);
+    const real = JSON.parse(readFileSync(planFile, 'utf8')) as PlanBody & { planId: string; sha256: string };
+    const files = await treeDigest(root);
+    const view = async (planId: string) => {
+      const r = await h.call(PLAN_VIEW_DATA_TOOL, { planId });
+      expect(r.isError, planId).toBe(true);
+      expect(r.structuredContent).toBeUndefined();
+      return textOf(r);
+    };
+    expect(await view('../../etc/passwd')).toMatch(/^INVALID_INPUT: "\.\.\/\.\.\/etc\/passwd" is not a plan id \(16 hex characters\)\. .*Use the planId returned by onboarding_propose\./);
+    expect(await view('0123456789abcdef')).toMatch(/^PLAN_NOT_FOUND: Plan 0123456789abcdef does not exist/);
+    // Altered in place: its content no longer matches its SHA-256.
+    writeFileSync(planFile, JSON.stringify({ ...real, risk: 'low', riskReasons: ['forged'] }));
+    expect(await view(sc.planId)).toMatch(/^PLAN_CORRUPT: /);
+    writeFileSync(planFile, JSON.stringify(real));
+    // Forged: sealed like a real plan (its id is its own hash), but not what this tool makes from these files.
+    const { planId: _id, sha256: _sha, ...body } = real;
+    const forgedBody = { ...body, sections: body.sections.map((x, i) => (i === 0 ? { ...x, title: 'Approve me <img src=x onerror=alert(1)>' } : x)) };
+    const sha256 = planHash(forgedBody as PlanBody);
+    writeFileSync(path.join(root, '.copilot-state/plans', `${sha256.slice(0, 16)}.json`), canonicalJson({ ...forgedBody, planId: sha256.slice(0, 16), sha256 }));
+    const forged = await view(sha256.slice(0, 16));
+    expect(forged).toMatch(/^PLAN_NOT_DERIVABLE: .*not what copilot-onboarding .* makes from these files/);
+    expect(forged).not.toContain('Approve me');
+    // Stale: the instructions changed since the plan was made.
+    const repoWide = path.join(root, REPO_WIDE_PATH);
+    writeFileSync(repoWide, `${readFileSync(repoWide, 'utf8')}\n- One more rule.\n`);
+    expect(await view(sc.planId)).toMatch(/^PLAN_STALE: Stale plan: \.github\/copilot-instructions\.md changed since plan/);
+    const now = await treeDigest(root);
+    expect({ ...now, [REPO_WIDE_PATH]: files[REPO_WIDE_PATH] }).toEqual(files);
   });
 
   it('resources/read returns the self-contained HTML view with the App MIME type', async () => {
@@ -82,8 +184,12 @@ describe('plan view (MCP Apps)', () => {
     expect(c.text).not.toMatch(/https?:|\/\/[a-z0-9]|\bsrc=|\bhref=|url\(|@import|fetch\(|XMLHttpRequest|WebSocket|EventSource|sendBeacon/i);
     // Text only: user strings never reach the DOM as HTML.
     expect(c.text).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser/);
-    // Read-only: the view sends no tool call, no message into the chat, no link.
-    expect(c.text).not.toMatch(/tools\/call|ui\/message|ui\/open-link|ui\/update-model-context|resources\/read/);
+    // Read-only: the view sends no message into the chat, no link, no context update; its one
+    // tool call names the read-only data tool (no tool name comes from the data it renders).
+    expect(c.text).not.toMatch(/ui\/message|ui\/open-link|ui\/update-model-context|resources\/read|sampling/);
+    expect(c.text.match(/tools\/call/g)).toHaveLength(1);
+    expect(c.text).toContain(`method:"tools/call",params:{name:"${PLAN_VIEW_DATA_TOOL}",arguments:{planId:sc.planId}}`);
+    expect(c.text.match(/name:/g)).toHaveLength(2); // the tool's and the view's own appInfo
     expect(c.text).toContain('"ui/initialize"');
     expect(c.text).toContain('"ui/notifications/tool-result"');
   });

@@ -1,10 +1,11 @@
 /**
  * renderFrontMatter writes the documented shape (applyTo as one double-quoted string) with the
  * yaml library, and what it writes reads back as the same values, whatever the text holds.
+ * frontMatterBlock finds the block every reader of front matter uses (Copilot, Cursor, Windsurf).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readFrontMatter, renderFrontMatter } from '../../server/src/core/copilot-format.js';
+import { frontMatterBlock, readFrontMatter, renderFrontMatter } from '../../server/src/core/copilot-format.js';
 import { runs } from '../helpers/runs.js';
 
 describe('renderFrontMatter', () => {
@@ -39,5 +40,32 @@ describe('renderFrontMatter', () => {
       }),
       { numRuns: runs(500) },
     );
+  });
+});
+
+describe('frontMatterBlock', () => {
+  const block = (text: string) => {
+    const bytes = new TextEncoder().encode(text);
+    const b = frontMatterBlock(bytes);
+    return { ...b, rest: Buffer.from(bytes).subarray(b.end).toString() };
+  };
+
+  it('ends after the first closing fence, in bytes, BOM and any line ending included', () => {
+    expect(block('\uFEFF---\r\napplyTo: "é/**"\r\n---\r\n# Body\r\n')).toEqual({ bom: 3, end: 31, body: 'applyTo: "é/**"', rest: '# Body\r\n' });
+    expect(block('---\rglobs: a\r---\rbody')).toMatchObject({ body: 'globs: a', rest: 'body' });
+    expect(block('---\na: 1\n---\nb: 2\n---\n')).toMatchObject({ body: 'a: 1', rest: 'b: 2\n---\n' });
+    expect(block('---\na: 1\n---')).toMatchObject({ body: 'a: 1', rest: '' });
+  });
+
+  it('reads an empty block as empty, and never takes a later fence for its end', () => {
+    expect(block('---\n---\n# A\n---\nx\n---\n')).toMatchObject({ body: '', rest: '# A\n---\nx\n---\n' });
+    expect(readFrontMatter('---\n---\n# A\n')).toMatchObject({ present: true, applyTo: null, applyToShape: 'missing', length: 8 });
+  });
+
+  it('finds no block without a first-line fence or a closing one', () => {
+    expect(block('\uFEFF# Title\n---\n')).toEqual({ bom: 3, end: 3, body: null, rest: '# Title\n---\n' });
+    expect(block('---\nglobs: a\n')).toMatchObject({ end: 0, body: null });
+    expect(block('--- x\na\n---\n')).toMatchObject({ end: 0, body: null });
+    expect(block('----\na\n---\n')).toMatchObject({ end: 0, body: null });
   });
 });

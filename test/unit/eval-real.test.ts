@@ -8,14 +8,15 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../server/src/core/analyze.js';
 import { buildPlan } from '../../server/src/core/plan.js';
+import * as format from '../../server/src/core/copilot-format.js';
 // @ts-expect-error: a plain ESM script without types
-import { bytesLost, evaluateReal, readRealCase, realCaseNames, scoreRealCase } from '../../bench/eval.mjs';
+import { bytesLost, evaluateReal, readRealCase, realCaseNames, rows, scoreRealCase, summarize } from '../../bench/eval.mjs';
 
 interface Op { op: string; path: string; content: string | null }
 interface Sec { destination: string; ranges: { start: number; end: number }[] }
 interface FakePlan { sections: Sec[]; operations: Op[] }
 
-const core = { analyze, buildPlan };
+const core = { ...format, analyze, buildPlan };
 const REPO_WIDE = '.github/copilot-instructions.md';
 
 function fm(applyTo: string, body: string): string {
@@ -37,7 +38,7 @@ function fakeCase(tree: string[], humans: [string, string][], monolith: string, 
     },
   };
 }
-const fakeCore = (plan: FakePlan) => ({ analyze: () => ({}), buildPlan: () => plan });
+const fakeCore = (plan: FakePlan) => ({ ...format, analyze: () => ({}), buildPlan: () => plan });
 
 describe.skipIf(realCaseNames().length === 0)('real evaluation cases (when COPILOT_ONBOARDING_EVAL_CASES names them)', () => {
   const names: string[] = realCaseNames();
@@ -101,6 +102,29 @@ describe('the real-case scorer', () => {
     expect(one.humanUnits).toBe(2);
     expect(one.hits).toHaveLength(1);
     expect(one.missed).toHaveLength(1);
+  });
+
+  it('also counts many to one (information): one written file reaches every human file of its scope', () => {
+    // Two human files on src/**, one on docs/**; the plan writes src/** once and a file no human wrote.
+    const three: [string, string][] = [humans[0]!, ['.github/instructions/code-again.instructions.md', 'src/**'], humans[1]!];
+    const r = scoreRealCase(fakeCore({ sections, operations: ops('src/**', 'README.md') }), fakeCase(tree, three, monolith));
+    expect(r.hits).toHaveLength(1);
+    expect(r.manyToOne).toEqual({ humansReached: 2, proposalsRight: 1 });
+    // Two written files on one human scope: both are right many to one, one is a hit one to one.
+    const operations: Op[] = [
+      { op: 'create', path: '.github/instructions/one.instructions.md', content: fm('src/**', monolith.slice(0, aEnd)) },
+      { op: 'create', path: '.github/instructions/two.instructions.md', content: fm('src/a.ts,src/b.ts', monolith.slice(aEnd)) },
+      { op: 'delete', path: REPO_WIDE, content: null },
+    ];
+    const plan = { sections: [{ ...sections[0]!, destination: '.github/instructions/one.instructions.md' }, { ...sections[1]!, destination: '.github/instructions/two.instructions.md' }], operations };
+    const two = scoreRealCase(fakeCore(plan), fakeCase(tree, humans, monolith));
+    expect(two.hits).toHaveLength(1);
+    expect(two.manyToOne).toEqual({ humansReached: 1, proposalsRight: 2 });
+    // Pooled: recall over human units, precision over written units.
+    const s = summarize([r, two]);
+    expect(s.manyToOne).toEqual({ humansReached: 3, proposalsRight: 3, recall: 3 / 5, precision: 3 / 4 });
+    const line = rows({ split: summarize([]), reassembly: s, all: s, cases: [r, two] }).find((x: { case: string }) => x.case.includes('many to one'));
+    expect(line).toMatchObject({ status: 'info', value: '60 % (3/5) / 75 % (3/4)' });
   });
 
   it('counts a written file whose applyTo matches every path as repository-wide, not as a proposal', () => {

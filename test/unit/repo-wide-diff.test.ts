@@ -15,11 +15,11 @@ import { EXAMPLE_MONOLITH } from '../helpers/example-md.js';
 
 const FILES = ['.github/copilot-instructions.md', '.github/workflows/ci.yml', 'package.json', 'scripts/export.py', 'src/orders.test.ts', 'src/orders.ts', 'web/App.tsx'];
 
-function planOf(text: string) {
+function planOf(text: string, whole = false) {
   const bytes = new TextEncoder().encode(text);
   const snapshot: Snapshot = { sources: [{ path: REPO_WIDE_PATH, kind: 'copilot-repo', bytes, size: bytes.length, sha256: sha256Hex(bytes) }], refused: [], files: FILES, filesTruncated: false };
   const plan = buildPlan({ snapshot, analysis: analyze(snapshot), overrides: [] });
-  return { plan, diff: repoWideDiff(plan, bytes) };
+  return { plan, diff: repoWideDiff(plan, bytes, { whole }) };
 }
 
 /** Lines of the file before that a row stands for: 1 for ' ' and '-', the count a '…' row names. */
@@ -98,5 +98,28 @@ describe('repoWideDiff', () => {
     expect(d.rows).toHaveLength(MAX_ROWS);
     expect(d.rows.at(-1)).toMatchObject({ op: '…', to: null });
     expect(d.rows.at(-1)!.text).toMatch(/^[\d,]+ more rows? of this diff not shown; every moved line is in its destination file$/);
+  });
+
+  it('whole: every line of the file before, in order, none cut or counted; the kept lines are the file after', () => {
+    const sections = Array.from({ length: 80 }, (_, i) =>
+      i % 2 ? `## Python scripts ${i}\n\n${Array.from({ length: 20 }, (_, j) => `- Python rule ${i}.${j} for \`scripts/export.py\`.`).join('\n')}\n` : `## Rule set ${i}\n\n${Array.from({ length: 20 }, (_, j) => `- General rule ${i}.${j}.`).join('\n')}\n`,
+    );
+    const long = `- ${'x'.repeat(5000)} \u202Eevil\u202C`;
+    const text = `# Big\n\n${sections.join('\n')}\n${long}\n`;
+    const { plan, diff } = planOf(text, true);
+    const d = diff!;
+    expect(planOf(text).diff!.rows).toHaveLength(MAX_ROWS);
+    expect(d.rows.length).toBeGreaterThan(MAX_ROWS);
+    expect(d.rows.filter((r) => r.op === '…')).toEqual([]);
+    // One row per line of the file before (nothing is generated here), each the line itself.
+    const lines = text.split('\n').slice(0, -1);
+    expect(d.rows.map((r) => r.text)).toEqual(lines.map((l) => l.replace('\u202E', '\\u202E').replace('\u202C', '\\u202C')));
+    // Long moved runs are whole: every line of a moved section, with the file it goes to.
+    const moved = d.rows.filter((r) => r.op === '-');
+    expect(moved.length).toBeGreaterThan(40 * 20);
+    expect(new Set(moved.map((r) => r.to))).toEqual(new Set(plan.sections.filter((x) => x.applyTo !== null).map((x) => x.destination)));
+    expect(d.rows.at(-1)!.text).toHaveLength(long.length + 10);
+    const kept = d.rows.filter((r) => r.op === ' ').map((r) => r.text);
+    expect(plan.operations.find((o) => o.path === REPO_WIDE_PATH)!.content!).toBe(`${kept.join('\n')}\n`);
   });
 });

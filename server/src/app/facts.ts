@@ -12,6 +12,8 @@
 import type { Analysis, RefusedSource, Snapshot } from '../core/types.js';
 import { agentInventory, surfaceList } from '../core/agents/inventory.js';
 import { agentOutlook } from '../core/agents/outlook.js';
+import type { SharedRulesAsk } from '../core/agents/shared-rules.js';
+import type { DuplicateRule } from '../core/agents/duplicates.js';
 import type { Plan } from '../schemas/plan.js';
 import { budgetWarnings, figureLine, SURFACE_NAMES, type LoadFigure } from '../core/loads.js';
 import type { Recovery } from './recover.js';
@@ -155,6 +157,7 @@ function agentLines(f: AnalysisFacts): string[] {
       lines.push(`  ${d.kind === 'exact' ? 'exact' : `near (${Math.round(d.similarity * 100)}%)`}: "${t(d.excerpt)}" in ${where}${d.loadedTwiceBy.length ? `; loaded twice by ${d.loadedTwiceBy.join(', ')}` : ''}`);
     }
     if (total > MAX_TEXT_ITEMS) lines.push(`  … and ${total - MAX_TEXT_ITEMS} more`);
+    if (f.duplicates.some((d) => d.kind === 'near')) lines.push('  Near duplicates are for a person to reconcile: propose never rewrites them (only byte-for-byte copies are replaced by an import, and only by the person\'s shared-rules choice).');
   }
   return lines;
 }
@@ -212,8 +215,43 @@ function leftoverFacts(plan: Plan) {
   };
 }
 
-/** `figure` is what loads where (app/loads figureFor); `budget` the characters per file that may warn (none by default). */
-export function planFacts(plan: Plan, planFile: string, figure: LoadFigure | null = null, budget?: number) {
+/** Most near duplicates listed in a propose result (analyze lists up to MAX_ITEMS). */
+const MAX_NEAR = 20;
+
+/** Near duplicates: listed for a person, never rewritten (only byte-for-byte copies are replaced by an import). */
+function nearFacts(duplicates: readonly DuplicateRule[]) {
+  const near = duplicates.filter((d) => d.kind === 'near');
+  return {
+    total: near.length,
+    listed: near.slice(0, MAX_NEAR).map((d) => ({
+      similarity: d.similarity,
+      excerpt: clip(d.excerpt, 160),
+      occurrences: d.occurrences.slice(0, 2).map((o) => ({ path: clip(o.path), startLine: o.startLine, endLine: o.endLine })),
+    })),
+  };
+}
+
+/** The shared-rules choice: the question to ask (exact text, answers, how the answer becomes the override), or the choice in force and what it did. */
+function sharedRulesFacts(s: SharedRulesAsk | undefined, plan: Plan) {
+  if (!s || (!s.ask && s.choice === null && !plan.agents?.sharedRules)) return null;
+  return {
+    ask: s.ask,
+    choice: s.choice,
+    from: clipOrNull(s.from),
+    duplicates: s.duplicates,
+    question: s.question,
+    answers: s.answers,
+    how: s.how,
+    notes: (plan.agents?.sharedRules?.notes ?? []).slice(0, 20).map((n) => clip(n, 600)),
+  };
+}
+
+/**
+ * `figure` is what loads where (app/loads figureFor); `budget` the characters per file that may
+ * warn (none by default); `extra`: the shared-rules choice (app/propose) and the duplicates found
+ * by the inventory, whose near ones are listed.
+ */
+export function planFacts(plan: Plan, planFile: string, figure: LoadFigure | null = null, budget?: number, extra: { sharedRules?: SharedRulesAsk; duplicates?: readonly DuplicateRule[] } = {}) {
   const b = new Bounded();
   return {
     planId: plan.planId,
@@ -245,9 +283,11 @@ export function planFacts(plan: Plan, planFile: string, figure: LoadFigure | nul
           kept: b.list('kept', plan.agents.kept, (k) => ({ path: clip(k.path), reason: clip(k.reason, 600) })),
           splits: (plan.agents.splits ?? []).map((s) => ({ source: clip(s.source), mode: s.mode, outputs: s.outputs.slice(0, 50).map((o) => ({ path: clip(o.path), applyTo: clipOrNull(o.applyTo) })), pointers: s.pointers.slice(0, 50).map((x) => clip(x)) })),
           duplicates: plan.agents.duplicates,
+          nearDuplicates: nearFacts(extra.duplicates ?? []),
           nothingToMove: clipOrNull(plan.agents.nothingToMove, 2000),
         }
       : null,
+    sharedRules: sharedRulesFacts(extra.sharedRules, plan),
     ...b.truncated(`The whole plan: resource ${PLAN_RESOURCE} and ${planFile}.`),
   };
 }
@@ -283,6 +323,7 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   if (f.agents && f.agents.duplicates.exact + f.agents.duplicates.near) {
     lines.push(`Rules in more than one source: ${f.agents.duplicates.exact} exact, ${f.agents.duplicates.near} near; ${f.agents.duplicates.loadedTwice} loaded twice by some Copilot surface (onboarding_analyze lists them).`);
   }
+  lines.push(...nearText(f), ...sharedRulesText(f));
   lines.push('', 'Operations:');
   for (const o of f.operations.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${o.op.padEnd(6)} ${t(o.path)} (${o.size.toLocaleString('en-US')} bytes)`);
   const ops = f.truncated?.counts.operations ?? f.operations.length;
@@ -292,9 +333,41 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   lines.push(f.lossless.ok ? `Lossless check passed: every source byte lands in exactly one output, in order${copies}.` : 'Lossless check FAILED.');
   lines.push(...loadsText(f));
   // An empty plan has nothing to approve: the next step is a person's decision, not approval.
-  const then = f.nothingToMigrate && next.startsWith('onboarding_approve') ? 'nothing to approve; ask the human with question_ask which suggested scopes to use, then call onboarding_propose again with overrides.' : next;
+  const then = f.sharedRules?.ask
+    ? `first ask the shared-rules question above, word for word (question_ask), then propose again; or ${next}`
+    : f.nothingToMigrate && next.startsWith('onboarding_approve')
+      ? 'nothing to approve; ask the human with question_ask which suggested scopes to use, then call onboarding_propose again with overrides.'
+      : next;
   lines.push(`Nothing was changed. Next: ${then}`);
   return lines.join('\n');
+}
+
+/** Near duplicates, bounded: where each pair is, never changed by the plan. */
+function nearText(f: PlanFacts): string[] {
+  const nd = f.agents?.nearDuplicates;
+  if (!nd?.total) return [];
+  const lines = [`Near duplicates (similar, not identical; the plan changes none of them, a person decides which wording to keep):`];
+  for (const d of nd.listed.slice(0, 10)) lines.push(`  ${Math.round(d.similarity * 100)}% alike: "${t(d.excerpt)}" in ${d.occurrences.map((o) => `${t(o.path)} lines ${o.startLine}-${o.endLine}`).join(' and ')}`);
+  if (nd.total > 10) lines.push(`  … and ${nd.total - 10} more (onboarding_analyze lists them)`);
+  return lines;
+}
+
+/** The shared-rules question to ask, or the choice in force and what it did. */
+function sharedRulesText(f: PlanFacts): string[] {
+  const s = f.sharedRules;
+  if (!s) return [];
+  if (s.ask) {
+    return [
+      '',
+      `${s.duplicates} rule(s) are written both in Copilot's files and in AGENTS.md, CLAUDE.md or GEMINI.md. One source of truth is the person's choice. ${t(s.how)}`,
+      `Question (word for word): ${t(s.question)}`,
+      `Answers: ${s.answers.map((a) => `"${t(a.answer)}" → override ${JSON.stringify(a.override)}: ${t(a.means)}`).join('; ')}.`,
+    ];
+  }
+  const notes = s.notes.map((x) => `  ${t(x)}`);
+  if (s.choice === null) return ['', 'Shared rules: pointer overrides, per file:', ...notes];
+  const from = s.from === 'override' ? 'an override' : `the answer saved in ${t(s.from ?? '')}`;
+  return ['', `Shared rules: ${s.choice === 'keep' ? 'every copy stays as it is' : `${s.choice === 'copilot' ? "Copilot's repository-wide file" : 'AGENTS.md'} holds them`} (chosen by ${from}).`, ...notes];
 }
 
 const n = (v: number) => v.toLocaleString('en-US');

@@ -2,6 +2,9 @@
  * The read side shared by MCP and CLI: snapshot -> analyze (app/analyze.ts) -> buildPlan -> store. No SDK imports.
  */
 import { buildOnboardingPlan } from '../core/agents/plan.js';
+import { agentInventory } from '../core/agents/inventory.js';
+import { type SharedRulesAsk, latestSharedRulesAnswer, sharedRulesAsk, withSharedRulesAnswer } from '../core/agents/shared-rules.js';
+import { summarizeQuestions } from '../io/questions.js';
 import type { Analysis, Snapshot } from '../core/types.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { AnyOverride, Plan } from '../schemas/plan.js';
@@ -11,7 +14,7 @@ import { savePlan } from '../io/plans.js';
 import { VERSION } from '../io/package.js';
 import { updateState } from '../io/state.js';
 
-export async function propose(root: string, overrides: readonly AnyOverride[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis; snapshot: Snapshot }> {
+export async function propose(root: string, overrides: readonly AnyOverride[] | undefined, now = new Date().toISOString()): Promise<{ plan: Plan; planFile: string; analysis: Analysis; snapshot: Snapshot; sharedRules: SharedRulesAsk }> {
   const { snapshot, analysis } = await snapshotAndAnalyze(root);
   if (!snapshot.sources.some((s) => s.kind === 'copilot-repo') && !snapshot.sources.some((s) => s.kind === 'copilot-path')) {
     const refused = snapshot.refused.find((r) => r.kind === 'copilot-repo');
@@ -25,7 +28,11 @@ export async function propose(root: string, overrides: readonly AnyOverride[] | 
       next: 'Check the workspace folder (--workspace, COPILOT_ONBOARDING_WORKSPACE or the client root).',
     });
   }
-  const plan = buildOnboardingPlan({ snapshot, analysis, overrides: overrides ?? [], toolVersion: VERSION });
+  // The person's answer to the shared-rules question (question_ask saved it) is read as the override { sharedRules }.
+  const saved = await summarizeQuestions(root);
+  const stored = latestSharedRulesAnswer(saved.entries.map((e, i) => ({ ...e, file: saved.files[i]! })));
+  const all = withSharedRulesAnswer(overrides ?? [], stored);
+  const plan = buildOnboardingPlan({ snapshot, analysis, overrides: all, toolVersion: VERSION });
   await assertApplicable(root, plan);
   const planFile = await savePlan(root, plan);
   await updateState(
@@ -38,5 +45,5 @@ export async function propose(root: string, overrides: readonly AnyOverride[] | 
     },
     now,
   );
-  return { plan, planFile, analysis, snapshot };
+  return { plan, planFile, analysis, snapshot, sharedRules: sharedRulesAsk(analysis.agents ?? agentInventory(snapshot), all, stored) };
 }

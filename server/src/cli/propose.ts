@@ -12,12 +12,12 @@ import { fallbackNarration, planFacts, planText, proposeResult } from '../app/fa
 import { planViewData } from '../app/plan-view.js';
 import { figureFor } from '../app/loads.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import type { Override } from '../schemas/plan.js';
+import { AnyOverrideSchema, type AnyOverride } from '../schemas/override.js';
 import type { CliIo } from './common.js';
 import { addSurveyOptions, survey, SurveyExit, type SurveyOptions } from './analyze.js';
 
-/** Each --override is one JSON object or an array of them; the plan builder validates their fields. */
-function parseOverrides(values: string[]): Override[] {
+/** Each --override is one JSON object or an array of them, each one of the override forms of onboarding_propose; the plan builder checks them against the workspace. */
+export function parseOverrides(values: string[]): AnyOverride[] {
   return values.flatMap((v) => {
     let parsed: unknown;
     try {
@@ -27,7 +27,14 @@ function parseOverrides(values: string[]): Override[] {
         next: `Give a JSON object such as '{"section":"s03-testing","applyTo":"**/*.test.ts"}' (or an array of them).`,
       });
     }
-    return (Array.isArray(parsed) ? parsed : [parsed]) as Override[];
+    return (Array.isArray(parsed) ? parsed : [parsed]).map((o) => {
+      if (typeof o === 'object' && o !== null && 'section' in o) return o as AnyOverride; // a section override: the plan builder names what is wrong in it
+      const r = AnyOverrideSchema.safeParse(o);
+      if (r.success) return r.data;
+      throw new OnboardingError(ErrorCode.INVALID_INPUT, `--override ${JSON.stringify(JSON.stringify(o)?.slice(0, 200) ?? String(o))} is none of the override forms.`, {
+        next: `Give a section override {"section":"s03-testing","applyTo":"**/*.test.ts"} (keepRepoWide, applyTo, destination, excludeAgent), a pointer {"file":"CLAUDE.md","pointer":"@AGENTS.md"} (or "@.github/copilot-instructions.md"), or the shared-rules choice {"sharedRules":"AGENTS.md"} ("copilot", "keep").`,
+      });
+    });
   });
 }
 
@@ -46,13 +53,13 @@ export function registerProposeCommand(program: Command, io: CliIo): void {
       .command('propose')
       .description('Build and store the migration plan, as onboarding_propose does; changes no instruction file and never approves. Exit 10 when a migration is proposed.')
       .option('--budget-chars <n>', 'instruction characters Copilot may attach per file; warn when the plan leaves more (no limit by default)', parseBudget)
-      .option('--override <json>', 'a section override {section, keepRepoWide?, applyTo?, destination?} as JSON; repeat for several', (v: string, prev: string[]) => [...prev, v], [] as string[]),
+      .option('--override <json>', 'an override as JSON, as onboarding_propose takes: {section, keepRepoWide?, applyTo?, destination?, excludeAgent?}, {file, pointer} or {sharedRules}; repeat for several', (v: string, prev: string[]) => [...prev, v], [] as string[]),
   ).action(async (o: SurveyOptions & { override: string[]; budgetChars?: number }) => {
     const overrides = parseOverrides(o.override);
     await survey('propose', o, io, async (root) => {
       const recovery = await recover(root, 'cli');
-      const { plan, planFile, snapshot } = await propose(root, overrides.length ? overrides : undefined);
-      const facts = planFacts(plan, planFile, figureFor(snapshot, plan), o.budgetChars);
+      const { plan, planFile, snapshot, analysis, sharedRules } = await propose(root, overrides.length ? overrides : undefined);
+      const facts = planFacts(plan, planFile, figureFor(snapshot, plan), o.budgetChars, { sharedRules, duplicates: analysis.agents?.duplicates ?? [] });
       const proposed = plan.operations.length > 0;
       return {
         exitCode: proposed ? SurveyExit.PROPOSED : SurveyExit.NOTHING_TO_DO,

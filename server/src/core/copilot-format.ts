@@ -11,6 +11,10 @@
  *
  * We read every shape found in the wild (unquoted `*…` values, which are YAML aliases and
  * break strict parsers; YAML lists; brace groups containing commas) and write only the documented one.
+ *
+ * It also owns where a front matter block is (frontMatterBlock): Cursor and Windsurf rules
+ * (agents/rule-front-matter.ts), the repository-wide file's pinned prefix (plan-outputs.ts) and
+ * the evaluation's case builder (bench/eval-make-case.mjs) find it here.
  */
 import { parseDocument, isAlias, isSeq, isScalar, stringify, type Document } from 'yaml';
 
@@ -62,13 +66,35 @@ export interface ParsedFrontMatter {
   length: number;
 }
 
-const FM_RE = /^\uFEFF?---[ \t]*(\r\n|\n|\r)([\s\S]*?)(?:\r\n|\n|\r)---[ \t]*(\r\n|\n|\r|$)/;
+/** `---` on the first line (after an optional BOM), closed by the next line that is `---`; the block may be empty. */
+const FM_RE = /^\uFEFF?---[ \t]*(?:\r\n|\n|\r)(?:([\s\S]*?)(?:\r\n|\n|\r))??---[ \t]*(?:\r\n|\n|\r|$)/;
+
+/** Front matter is small: a block is looked for in this many bytes at the start of a file. */
+const FM_WINDOW = 64 * 1024;
+
+export interface FrontMatterBlock {
+  /** Bytes of a leading UTF-8 BOM: 0 or 3. */
+  bom: number;
+  /** Bytes up to the line break after the closing fence (BOM included); `bom` when there is no block. */
+  end: number;
+  /** The text between the fences; null when there is no block. */
+  body: string | null;
+}
+
+/** Where the front matter block of a file's bytes is (read from its first 64 KiB). */
+export function frontMatterBlock(bytes: Uint8Array): FrontMatterBlock {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  if (bytes[bom] !== 0x2d || bytes[bom + 1] !== 0x2d || bytes[bom + 2] !== 0x2d) return { bom, end: bom, body: null };
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset + bom, Math.min(bytes.length - bom, FM_WINDOW)).toString('utf8');
+  const m = FM_RE.exec(head);
+  return m ? { bom, end: bom + Buffer.byteLength(m[0], 'utf8'), body: m[1] ?? '' } : { bom, end: bom, body: null };
+}
 
 /** Read the YAML front matter of an instruction file leniently. */
 export function readFrontMatter(text: string): ParsedFrontMatter {
   const m = FM_RE.exec(text);
   if (!m) return { present: false, applyTo: null, applyToShape: 'missing', description: null, excludeAgent: null, errors: [], length: 0 };
-  const body = m[2] ?? '';
+  const body = m[1] ?? '';
   const errors: string[] = [];
   let applyTo: string | null = null;
   let shape: ApplyToShape = 'missing';
@@ -167,11 +193,14 @@ export function describeHeadings(titles: readonly string[], fallback: string): s
  * Written with the `yaml` library, never by concatenating user text.
  */
 export function renderFrontMatter(fm: { applyTo: string; description: string; excludeAgent?: string | undefined }, eol: '\n' | '\r\n' | '\r' = '\n'): string {
-  const yaml = stringify({ applyTo: fm.applyTo, description: fm.description, ...(fm.excludeAgent ? { excludeAgent: fm.excludeAgent } : {}) }, FM_OPTIONS);
-  return ['---', ...yaml.replace(/\n$/, '').split('\n'), '---', ''].join(eol);
+  return fenced({ applyTo: fm.applyTo, description: fm.description, ...(fm.excludeAgent ? { excludeAgent: fm.excludeAgent } : {}) }, eol);
 }
 
-const FM_OPTIONS = { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 } as const;
+/** The fields as double-quoted YAML strings between `---` fences, each line ended by `eol`. */
+function fenced(fields: Record<string, string>, eol: string): string {
+  const yaml = stringify(fields, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 });
+  return ['---', ...yaml.replace(/\n$/, '').split('\n'), '---', ''].join(eol);
+}
 
 /**
  * Front matter of a path-specific file with no applyTo: Copilot attaches it when its description
@@ -179,6 +208,5 @@ const FM_OPTIONS = { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN',
  * the agent picks by description.
  */
 export function renderDescriptionFrontMatter(description: string, eol: '\n' | '\r\n' | '\r' = '\n'): string {
-  const yaml = stringify({ description }, FM_OPTIONS);
-  return ['---', ...yaml.replace(/\n$/, '').split('\n'), '---', ''].join(eol);
+  return fenced({ description }, eol);
 }

@@ -14,7 +14,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Section, SourceFile } from './types.js';
 import type { Operation, PlanBody, Piece } from '../schemas/plan.js';
-import { describeHeadings, instructionPath, joinApplyTo, readFrontMatter, renderFrontMatter } from './copilot-format.js';
+import { describeHeadings, frontMatterBlock, instructionPath, joinApplyTo, renderFrontMatter } from './copilot-format.js';
 import { sha256Hex } from './canonical.js';
 import type { ParentHeading } from './subsections.js';
 
@@ -55,20 +55,6 @@ export function dominantEol(bytes: Uint8Array): Eol {
   return '\n';
 }
 
-/**
- * Bytes at the start of the repository-wide file that never move: the BOM (a BOM in the middle
- * of a generated file would be a stray U+FEFF) and the file's own front matter.
- */
-function pinnedPrefix(buf: Buffer): number {
-  const bom = buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
-  if (buf.toString('latin1', bom, bom + 3) !== '---') return bom;
-  // Front matter is small; a 64 KiB window is plenty and keeps a 10 MB file cheap.
-  const head = buf.toString('utf8', 0, Math.min(buf.length, 64 * 1024));
-  if (!/^\uFEFF?---[ \t]*(?:\r\n|\n|\r)/.test(head)) return bom;
-  const fm = readFrontMatter(head);
-  if (!fm.present) return bom;
-  return Math.max(bom, Buffer.byteLength(head.slice(0, fm.length), 'utf8'));
-}
 
 // ---------------------------------------------------------------- outputs
 
@@ -176,8 +162,9 @@ export interface Outputs {
 export function buildOutputs(repo: SourceFile, src: Buffer, decisions: readonly Member[], groups: ReadonlyMap<string, { members: Member[]; globs: string[]; excludeAgent?: string }>): Outputs {
   const out: Outputs = { operations: [], lossless: [], bytes: new Map() };
   const eol = dominantEol(src);
-  const pinned = Math.min(pinnedPrefix(src), src.length);
-  const bomLen = src.length >= 3 && src[0] === 0xef && src[1] === 0xbb && src[2] === 0xbf ? 3 : 0;
+  // Bytes that never move: the BOM (one in the middle of a generated file would be a stray U+FEFF) and the file's own front matter.
+  const { bom: bomLen, end: fmEnd } = frontMatterBlock(src);
+  const pinned = Math.min(fmEnd, src.length);
 
   const after = (m: Member, items: Array<{ start: number; end: number; m: Member | null }>): void => {
     for (const r of m.section.ranges) if (r.end > pinned) items.push({ start: Math.max(r.start, pinned), end: r.end, m });

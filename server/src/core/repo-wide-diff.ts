@@ -5,10 +5,13 @@
  * the repository-wide output (` `), a byte that leaves is a piece of another output (`-`, with the
  * file it moves to), and a generated span of the repository-wide output is new (`+`).
  *
- * Bounded for a person: unchanged runs keep CONTEXT lines at each end, each moved run shows its
- * first MOVED_SHOWN lines, the whole diff at most MAX_ROWS rows, every line sanitized and cut at
- * LINE_MAX characters. What is left out is counted in a `…` row (the full text is in the plan
- * file and in the destination files).
+ * Two forms, every line sanitized (controls and bidirectional characters become visible escapes):
+ * - whole (the plan view's own data, mcp/tools/plan-view-data.ts): every line of the file, none cut;
+ * - bounded (inside onboarding_propose's result, which the model reads too, and the view's
+ *   fallback): unchanged runs keep CONTEXT lines at each end, each moved run shows its first
+ *   MOVED_SHOWN lines, the whole diff at most MAX_ROWS rows, every line cut at LINE_MAX
+ *   characters. What is left out is counted in a `…` row (the full text is in the plan file and
+ *   in the destination files).
  */
 import type { Plan } from '../schemas/plan.js';
 import { REPO_WIDE_PATH } from './copilot-format.js';
@@ -97,8 +100,8 @@ function segments(plan: Plan, before: Uint8Array, after: Uint8Array): Segment[] 
 }
 
 /** One row per line; a run cut mid-line (a generated line break follows) gives a partial line. */
-function rowsOf(segs: Segment[]): DiffRow[] {
-  return segs.flatMap((s) => linesOf(s.text).map((line) => ({ op: s.op, text: sanitize(line, LINE_MAX), to: s.to })));
+function rowsOf(segs: Segment[], lineMax: number): DiffRow[] {
+  return segs.flatMap((s) => linesOf(s.text).map((line) => ({ op: s.op, text: sanitize(line, lineMax), to: s.to })));
 }
 
 const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
@@ -129,20 +132,20 @@ function bound(rows: DiffRow[]): DiffRow[] {
 
 /**
  * The repository-wide file's diff, or null when the plan leaves it as it is. `before` is the
- * file's bytes when the plan was made (empty when there was none).
+ * file's bytes when the plan was made (empty when there was none). `whole`: every line, none cut.
  */
-export function repoWideDiff(plan: Plan, before: Uint8Array): RepoWideDiff | null {
+export function repoWideDiff(plan: Plan, before: Uint8Array, { whole = false }: { whole?: boolean } = {}): RepoWideDiff | null {
   const op = plan.operations.find((o) => o.path === REPO_WIDE_PATH);
   if (!op) return null;
   const after = new TextEncoder().encode(op.content ?? '');
   const b = text(before, 0, before.length);
   const a = op.content ?? '';
-  const segs = segments(plan, before, after);
+  const nonEmpty = segments(plan, before, after).filter((s) => s.text !== '');
   return {
     path: REPO_WIDE_PATH,
     op: op.op,
     before: { lines: lineCount(b), chars: b.length },
     after: { lines: lineCount(a), chars: a.length },
-    rows: bound(rowsOf(segs.filter((s) => s.text !== ''))),
+    rows: whole ? rowsOf(nonEmpty, Number.MAX_SAFE_INTEGER) : bound(rowsOf(nonEmpty, LINE_MAX)),
   };
 }

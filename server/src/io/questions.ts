@@ -88,6 +88,8 @@ export interface QuestionSummary {
   count: number;
   total: number;
   entries: QuestionEntry[];
+  /** Workspace-relative path of each entry's file, in the same order. */
+  files: string[];
   skipped: Array<{ file: string; reason: string }>;
 }
 
@@ -122,6 +124,7 @@ export async function summarizeQuestions(root: string, opts: { limit?: number; n
   }
   picked.reverse();
   const entries = picked.map((p) => p.entry);
+  const files = picked.map((p) => rel('questions', p.name));
   const body = entries.length
     ? `entries:\n${entries.map((e) => `  - timestamp: ${yamlString(e.timestamp)}\n    question: ${yamlString(e.question)}\n    answer: ${yamlString(e.answer)}\n`).join('')}`
     : 'entries: []\n';
@@ -129,7 +132,7 @@ export async function summarizeQuestions(root: string, opts: { limit?: number; n
   const header = `# Question/Answer History\n# Generated: ${now}\n# Total Q&A Pairs: ${total}\n`;
   const summary = header + body;
   skipped.sort((a, b) => a.file.localeCompare(b.file));
-  return { summary, count: entries.length, total, entries, skipped };
+  return { summary, count: entries.length, total, entries, files, skipped };
 }
 
 type EntryRead = { entry: QuestionEntry; reason: '' } | { entry: null; reason: string };

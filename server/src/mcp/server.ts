@@ -8,7 +8,7 @@ import { ToolContext, type ContextOptions } from './context.js';
 import { registerConditionalTools, registerTools } from './tools/index.js';
 import { registerResources } from './resources.js';
 import { registerPrompts } from './prompts.js';
-import { modelOnly, registerPlanView } from './plan-view.js';
+import { forApps, registerPlanView } from './plan-view.js';
 
 const SERVER_NAME = 'copilot-onboarding';
 
@@ -56,7 +56,8 @@ export function createServer(opts: ContextOptions): CreatedServer {
  * use no keyword whose meaning differs between the two (no `definitions`, no tuple `items`), so
  * dropping the declaration makes them 2020-12 schemas. The SDK offers no option for the target:
  * its tools/list handler is wrapped here, the one place tool schemas leave the server. The same
- * wrapper marks every tool model-only for MCP Apps (mcp/plan-view.ts modelOnly).
+ * wrapper sets every tool's visibility for MCP Apps (mcp/plan-view.ts forApps): model-only, but
+ * for the plan view's read-only data tool, which is app-only.
  */
 function listToolsWithoutDialect(mcp: McpServer): void {
   type Handler = (req: unknown, extra: unknown) => Promise<ListToolsResult> | ListToolsResult;
@@ -74,7 +75,7 @@ function listToolsWithoutDialect(mcp: McpServer): void {
       ...res,
       tools: res.tools
         .map((t) => ({ ...t, inputSchema: strip(t.inputSchema), ...(t.outputSchema ? { outputSchema: strip(t.outputSchema) } : {}) }))
-        .map((t) => modelOnly(t)), // safety: model-only-for-apps
+        .map((t) => forApps(t)), // safety: model-only-for-apps
     };
   });
 }

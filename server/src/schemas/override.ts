@@ -25,13 +25,28 @@ export const OverrideSchema = z
   .strict();
 export type Override = z.infer<typeof OverrideSchema>;
 
-/** One source of truth (issue 21): the file's copies of AGENTS.md's rules are replaced by its import of AGENTS.md (core/agents/pointers.ts). */
-const PointerOverrideSchema = z
+/**
+ * One source of truth (issue 21), per file: the file's byte-for-byte copies of the target's rules
+ * are replaced by its import of the target (core/agents/pointers.ts). `@AGENTS.md`: AGENTS.md holds
+ * the shared rules; `@.github/copilot-instructions.md`: Copilot's repository-wide file does.
+ */
+export const PointerOverrideSchema = z
   .object({
     file: z.enum(['CLAUDE.md', 'GEMINI.md']),
-    pointer: z.literal('@AGENTS.md'),
+    pointer: z.enum(['@AGENTS.md', '@.github/copilot-instructions.md']),
   })
   .strict();
 export type PointerOverride = z.infer<typeof PointerOverrideSchema>;
-export const AnyOverrideSchema = z.union([OverrideSchema, PointerOverrideSchema]);
+
+/**
+ * One source of truth for the whole workspace, the person's answer to the shared-rules question
+ * (core/agents/shared-rules.ts): `AGENTS.md` or `copilot` hold the rules shared with the other
+ * agents (CLAUDE.md and GEMINI.md then import that file instead of repeating them), or `keep`:
+ * every copy stays as it is.
+ */
+export const SharedRulesOverrideSchema = z.object({ sharedRules: z.enum(['AGENTS.md', 'copilot', 'keep']) }).strict();
+export type SharedRulesOverride = z.infer<typeof SharedRulesOverrideSchema>;
+export type SharedRulesChoice = SharedRulesOverride['sharedRules'];
+
+export const AnyOverrideSchema = z.union([OverrideSchema, PointerOverrideSchema, SharedRulesOverrideSchema]);
 export type AnyOverride = z.infer<typeof AnyOverrideSchema>;

@@ -61,6 +61,8 @@ export {
   type ExcludeAgent,
   type Override,
   type PointerOverride,
+  type SharedRulesChoice,
+  type SharedRulesOverride,
 } from './override.js';
 
 const PlanBodySchema = z.object({
@@ -124,7 +126,7 @@ const PlanBodySchema = z.object({
           }),
         )
         .optional(),
-      /** Files whose copies of AGENTS.md's rules were replaced by an import of AGENTS.md, by a person's choice: each copy with the AGENTS.md range it equals. */
+      /** Files whose copies of the target's rules (AGENTS.md, or the repository-wide file) were replaced by an import of it, by a person's choice: each copy with the target range it equals. */
       pointers: z
         .array(
           z.object({
@@ -134,6 +136,8 @@ const PlanBodySchema = z.object({
           }),
         )
         .optional(),
+      /** The person's shared-rules choice (core/agents/shared-rules.ts) and what it did to each file: replaced copies by an import, or kept them and why. */
+      sharedRules: z.object({ choice: z.enum(['AGENTS.md', 'copilot', 'keep']).nullable(), notes: z.array(z.string()) }).optional(),
       duplicates: z.object({ exact: z.number().int().nonnegative(), near: z.number().int().nonnegative(), loadedTwice: z.number().int().nonnegative() }),
       /** Set when the plan changes nothing: why nothing needs to move. */
       nothingToMove: z.string().nullable(),

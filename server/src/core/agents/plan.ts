@@ -15,8 +15,9 @@
  * anything is written). A workspace without other agents' files gets buildPlan's plan unchanged.
  */
 import type { Snapshot, SourceFile } from '../types.js';
-import type { AnyOverride, Operation, Override, Plan, PlanBody, PlanSection, PointerOverride } from '../../schemas/plan.js';
-import { type PointerRecord, checkPointers, pointerPlan } from './pointers.js';
+import type { AnyOverride, Operation, Override, Plan, PlanBody, PlanSection, PointerOverride, SharedRulesChoice } from '../../schemas/plan.js';
+import { type PointerRecord, type PointerTarget, checkPointers, pointerPlan } from './pointers.js';
+import { duplicatesBetween, resolveSharedRules } from './shared-rules.js';
 import { type BuildPlanInput, buildPlan, dominantEol, planHash } from '../plan.js';
 import { checkLossless } from '../lossless.js';
 import { sha256Hex } from '../canonical.js';
@@ -24,7 +25,7 @@ import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, instructionPath, renderDescripti
 import { type AlwaysOnRule, appendAlwaysOn } from './always-on.js';
 import { slugAllocator } from '../slug.js';
 import { type AgentInventory, agentInventory } from './inventory.js';
-import { FORMATS, formatOf } from './formats.js';
+import { FORMATS, SURFACES, formatOf, readByDefault } from './formats.js';
 import { decide, repoWideUsable, splitMode } from './outlook.js';
 import { ErrorCode, OnboardingError } from '../errors.js';
 import { proveAgentsKeepRules, splitSource, type Split } from './split.js';
@@ -64,7 +65,8 @@ function planAgents(
   snapshot: Snapshot,
   inv: AgentInventory,
   base: Plan,
-  pointerOverrides: readonly PointerOverride[] = [],
+  pointerFor: ReadonlyMap<string, PointerOverride['pointer']> = new Map(),
+  choice: SharedRulesChoice | null = null,
 ): {
   agents: Agents;
   operations: Operation[];
@@ -86,18 +88,21 @@ function planAgents(
   const sections: PlanSection[] = [];
   const covered: string[] = [];
   const pointers: PointerRecord[] = [];
+  const shared: string[] = [];
   for (const e of inv.sources) {
     if (e.format === 'copilot-repo' || e.format === 'copilot-path') continue;
-    if (pointerOverrides.some((o) => o.file === e.path)) {
-      const r = pointerPlan(snapshot, e.path);
-      if ('keep' in r) kept.push({ path: e.path, format: e.format, reason: `the override asks it to point to AGENTS.md, but ${r.keep}` });
+    const pointer = pointerFor.get(e.path);
+    if (pointer !== undefined) {
+      const r = pointerPlan(snapshot, e.path, pointerTarget(snapshot, base, pointer));
+      if ('keep' in r) shared.push(`${e.path} is not pointed to ${pointer.slice(1)}: ${r.keep}`);
       else {
         pointers.push(r.record);
         operations.push(r.operation);
         outputs.push(r.output);
         bytes.set(e.path, r.bytes);
+        shared.push(`${e.path}: ${r.record.copies.length} byte-for-byte cop${r.record.copies.length === 1 ? 'y' : 'ies'} of ${pointer.slice(1)}'s rules replaced by the import ${pointer}`);
+        continue;
       }
-      continue;
     }
     const how = splitMode(e, inv);
     if (how && 'keep' in how) {
@@ -153,16 +158,56 @@ function planAgents(
     });
     bytes.set(output, out);
   }
+  shared.push(...keptCopies(inv, choice));
   const dups = inv.duplicates;
   const agents: Agents = {
     conversions,
     kept,
     ...(splits.length ? { splits } : {}),
     ...(pointers.length ? { pointers } : {}),
+    ...(choice !== null || pointerFor.size ? { sharedRules: { choice, notes: shared } } : {}),
     duplicates: { exact: dups.filter((d) => d.kind === 'exact').length, near: dups.filter((d) => d.kind === 'near').length, loadedTwice: dups.filter((d) => d.loadedTwiceBy.length).length },
     nothingToMove: base.operations.length === 0 && operations.length === 0 && alwaysOn.length === 0 ? nothingToMove(inv, kept, base) : null,
   };
   return { agents, operations, outputs, bytes, sections, covered, alwaysOn };
+}
+
+/**
+ * The file a pointer imports, with its bytes as the plan leaves them: the root AGENTS.md (never
+ * changed by a plan), or the repository-wide file after the base plan (an always-on rule appended
+ * later keeps every byte before it where it is).
+ */
+function pointerTarget(snapshot: Snapshot, base: Plan, pointer: PointerOverride['pointer']): PointerTarget {
+  const path = pointer.slice(1);
+  const current = snapshot.sources.find((s) => s.path === path && s.linkTo === undefined);
+  const op = base.operations.find((o) => o.path === path);
+  if (op) return { path, bytes: op.op === 'delete' || op.content === null ? null : Buffer.from(op.content, 'utf8') };
+  return { path, bytes: current ? current.bytes : null };
+}
+
+/** The files that keep their copies under the choice, and why (the file the other side would point to has no import form). */
+function keptCopies(inv: AgentInventory, choice: SharedRulesChoice | null): string[] {
+  const notes: string[] = [];
+  if (choice === 'AGENTS.md') {
+    const agentsReaders = new Set(readByDefault('agents-md'));
+    const missing = readByDefault('copilot-repo').filter((s) => !agentsReaders.has(s)).map((s) => SURFACES[s]);
+    for (const e of inv.sources.filter((x) => x.format === 'copilot-repo' || x.format === 'copilot-path')) {
+      const n = duplicatesBetween(inv, e.path, 'AGENTS.md');
+      if (n) notes.push(`${e.path} keeps its ${n} rule(s) also written in AGENTS.md: Copilot's instruction files have no documented import form, and ${missing.join(', ')} read them but not AGENTS.md, so those surfaces would lose the rules`);
+    }
+  }
+  if (choice === 'copilot') {
+    const n = duplicatesBetween(inv, 'AGENTS.md', 'copilot');
+    if (n) notes.push(`AGENTS.md keeps its ${n} rule(s) also written in Copilot's files: AGENTS.md has no documented import form, so the agents that read it (Codex, Cursor and others) would lose them`);
+  }
+  return notes;
+}
+
+/** Every planned output's bytes: the ones built here, else the operation's content. */
+function plannedBytes(ops: readonly Operation[], built: ReadonlyMap<string, Uint8Array>): Map<string, Uint8Array | null> {
+  const m = new Map<string, Uint8Array | null>();
+  for (const o of ops) m.set(o.path, built.get(o.path) ?? (o.op === 'delete' || o.content === null ? null : Buffer.from(o.content, 'utf8')));
+  return m;
 }
 
 /** The Copilot file (of `only`, else any path-specific file) that already holds `body` verbatim, or null. Empty text is never "already there". */
@@ -180,8 +225,8 @@ function copiedInto(snapshot: Snapshot, body: Uint8Array, only: readonly string[
 /** buildPlan, plus other agents' files when the workspace has any. Pointer overrides (`{file, pointer}`) are this module's; the rest go to buildPlan. */
 export function buildOnboardingPlan(input: Omit<BuildPlanInput, 'overrides'> & { overrides?: readonly AnyOverride[] }): Plan {
   const all = input.overrides ?? [];
-  const pointerOverrides = all.filter((o): o is PointerOverride => 'pointer' in o);
-  const base = buildPlan({ ...input, overrides: all.filter((o): o is Override => !('pointer' in o)) });
+  const shared = resolveSharedRules(all);
+  const base = buildPlan({ ...input, overrides: all.filter((o): o is Override => 'section' in o) });
   const inv = input.analysis.agents ?? agentInventory(input.snapshot);
   const others = input.snapshot.sources.filter((s) => s.kind === 'other-agent');
   if (!others.length) return base;
@@ -196,7 +241,7 @@ export function buildOnboardingPlan(input: Omit<BuildPlanInput, 'overrides'> & {
       { next: `Keep those sections repository-wide with overrides ({ "section": "…", "keepRepoWide": true }), or replace the symlink with a copy of the file, then run onboarding_propose again.` },
     );
   }
-  const { agents, operations, outputs, bytes, sections: splitSections, covered, alwaysOn } = planAgents(input.snapshot, inv, base, pointerOverrides);
+  const { agents, operations, outputs, bytes, sections: splitSections, covered, alwaysOn } = planAgents(input.snapshot, inv, base, shared.pointers, shared.choice);
   const ownOps: Operation[] = [];
 
   const { planId: _id, sha256: _sha, ...baseBody } = base;
@@ -234,13 +279,13 @@ export function buildOnboardingPlan(input: Omit<BuildPlanInput, 'overrides'> & {
   }
   const lost = [
     ...proveAgentsKeepRules({ operations, lossless: { outputs, coveredSources: covered, ok: own.ok }, agents }),
-    ...checkPointers({ operations, lossless: { outputs, coveredSources: covered, ok: own.ok }, agents }, new Map(input.snapshot.sources.map((x) => [x.path, x.bytes])), bytes),
+    ...checkPointers({ operations: [...baseOps, ...operations], lossless: { outputs, coveredSources: covered, ok: own.ok }, agents }, new Map(input.snapshot.sources.map((x) => [x.path, x.bytes])), plannedBytes([...baseOps, ...operations], bytes)),
   ];
   if (lost.length) {
     risk = 'high';
     riskReasons.unshift(`an agent would lose rules: ${lost.slice(0, 3).join('; ')}`);
   }
-  for (const pt of agents.pointers ?? []) riskReasons.push(`${pt.copies.length} rule(s) of ${pt.file} that are byte-for-byte copies of AGENTS.md's are replaced by its import ${pt.pointer} (your choice: AGENTS.md holds the shared rules)`);
+  for (const pt of agents.pointers ?? []) riskReasons.push(`${pt.copies.length} rule(s) of ${pt.file} that are byte-for-byte copies of ${pt.pointer.slice(1)}'s are replaced by its import ${pt.pointer} (the person's choice: ${pt.pointer.slice(1)} holds the shared rules)`);
   for (const sp of agents.splits ?? []) {
     riskReasons.push(
       sp.mode === 'move'
@@ -258,7 +303,7 @@ export function buildOnboardingPlan(input: Omit<BuildPlanInput, 'overrides'> & {
     ...baseBody,
     sources,
     sections: [...baseBody.sections, ...splitSections],
-    overrides: [...baseBody.overrides, ...pointerOverrides.map((o) => ({ file: o.file, pointer: o.pointer }))],
+    overrides: [...baseBody.overrides, ...shared.stored],
     operations: [...baseOps, ...operations],
     ...(leftover ? { leftover } : {}),
     risk,

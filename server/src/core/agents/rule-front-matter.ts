@@ -8,7 +8,7 @@
  * Anything else (a block that is not `key: value` lines) is reported, never guessed at.
  */
 import { parse } from 'yaml';
-import { splitApplyTo } from '../copilot-format.js';
+import { frontMatterBlock, splitApplyTo } from '../copilot-format.js';
 
 export interface RuleFrontMatter {
   present: boolean;
@@ -22,9 +22,6 @@ export interface RuleFrontMatter {
   /** Why a field or the whole block could not be read. */
   errors: string[];
 }
-
-const FM_RE = /^---[ \t]*(?:\r\n|\n|\r)([\s\S]*?)(?:\r\n|\n|\r)---[ \t]*(?:\r\n|\n|\r|$)/;
-const EMPTY_FM_RE = /^---[ \t]*(?:\r\n|\n|\r)---[ \t]*(?:\r\n|\n|\r|$)/;
 
 function unquote(s: string): string {
   const t = s.trim();
@@ -67,15 +64,12 @@ function readGlobs(raw: string, following: string[], errors: string[]): string[]
 
 export function readRuleFrontMatter(bytes: Uint8Array): RuleFrontMatter {
   const none: RuleFrontMatter = { present: false, end: 0, description: null, globs: [], alwaysApply: null, trigger: null, errors: [] };
-  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
-  if (bytes[bom] !== 0x2d || bytes[bom + 1] !== 0x2d || bytes[bom + 2] !== 0x2d) return { ...none, end: bom };
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset + bom, Math.min(bytes.length - bom, 64 * 1024)).toString('utf8');
-  const empty = EMPTY_FM_RE.exec(head);
-  const m = empty ? null : FM_RE.exec(head);
-  if (!m && !empty) return { ...none, end: bom, errors: ['the file starts with --- but the front matter is never closed by a --- line'] };
-  const whole = (m ?? empty)![0];
-  const end = bom + Buffer.byteLength(whole, 'utf8');
-  const lines = (m?.[1] ?? '').split(/\r\n|\n|\r/);
+  const { bom, end, body } = frontMatterBlock(bytes);
+  if (body === null) {
+    const dashes = bytes[bom] === 0x2d && bytes[bom + 1] === 0x2d && bytes[bom + 2] === 0x2d;
+    return { ...none, end, errors: dashes ? ['the file starts with --- but the front matter is never closed by a --- line'] : [] };
+  }
+  const lines = body.split(/\r\n|\n|\r/);
   const out: RuleFrontMatter = { ...none, present: true, end };
   lines.forEach((line, i) => {
     if (/^\s*(#.*)?$/.test(line) || /^\s+-\s/.test(line) || /^\s*-\s/.test(line)) return;

@@ -14,7 +14,7 @@ const proposeInput = () => ({
     .max(1000)
     .optional()
     .describe(
-      "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug, excludeAgent?: 'code-review' | 'coding-agent' (that Copilot agent skips the section's path-specific file)}; or, when the human chooses AGENTS.md to hold the shared rules, {file: 'CLAUDE.md' | 'GEMINI.md', pointer: '@AGENTS.md'} (that file's copies of AGENTS.md's rules are replaced by its import of AGENTS.md).",
+      "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug, excludeAgent?: 'code-review' | 'coding-agent' (that Copilot agent skips the section's path-specific file)}; or, when the human chooses AGENTS.md to hold the shared rules, {file: 'CLAUDE.md' | 'GEMINI.md', pointer: '@AGENTS.md' | '@.github/copilot-instructions.md'} (that file's byte-for-byte copies of the target's rules are replaced by its import of it); or the person's answer to the shared-rules question (result sharedRules), {sharedRules: 'AGENTS.md' | 'copilot' | 'keep'}, which is also read from the saved question_ask answer.",
     ),
   narrate: z.boolean().default(true).describe('Explain the plan through the client model (MCP sampling); the plan never depends on it.'),
   budgetChars: z
@@ -59,10 +59,29 @@ const proposeOutput = () => ({
         .array(z.object({ source: z.string(), mode: z.enum(['move', 'copy']), outputs: z.array(z.object({ path: z.string(), applyTo: z.string().nullable() })), pointers: z.array(z.string()) }))
         .describe("Other agents' headed files split like Copilot's own: move = path-specific sections go to scoped files and the source imports each (pointers); copy = copied, the source stays"),
       duplicates: z.object({ exact: z.number().int(), near: z.number().int(), loadedTwice: z.number().int() }),
+      nearDuplicates: z
+        .object({
+          total: z.number().int(),
+          listed: z.array(z.object({ similarity: z.number(), excerpt: z.string(), occurrences: z.array(z.object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() })) })),
+        })
+        .describe('Near duplicates (similar word sets, not identical), with line ranges: never rewritten by the plan; a person decides which wording to keep'),
       nothingToMove: z.string().nullable(),
     })
     .nullable()
     .describe("Other agents' files: rules copied into Copilot files (the originals stay), files kept as they are and why, and why nothing needs to move when nothing does"),
+  sharedRules: z
+    .object({
+      ask: z.boolean().describe('true: ask the human this question with question_ask, word for word, before approving'),
+      choice: z.enum(['AGENTS.md', 'copilot', 'keep']).nullable(),
+      from: z.string().nullable().describe("where the choice came from: 'override', or the saved question file"),
+      duplicates: z.number().int(),
+      question: z.string(),
+      answers: z.array(z.object({ answer: z.string(), override: z.object({ sharedRules: z.enum(['AGENTS.md', 'copilot', 'keep']) }), means: z.string() })),
+      how: z.string(),
+      notes: z.array(z.string()),
+    })
+    .nullable()
+    .describe("One source of truth for rules shared by Copilot's files and AGENTS.md / CLAUDE.md / GEMINI.md: the question to ask, or the person's choice and what it did"),
   narration: narrationShape(),
   recovery: recoveryShape(),
   truncated: truncatedShape(),
@@ -97,8 +116,8 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
         ]);
         const root = await ctx.root();
         const recovery = await recover(root);
-        const { plan, planFile, snapshot } = await propose(root, overrides);
-        const facts = planFacts(plan, planFile, figureFor(snapshot, plan), budgetChars);
+        const { plan, planFile, snapshot, analysis, sharedRules } = await propose(root, overrides);
+        const facts = planFacts(plan, planFile, figureFor(snapshot, plan), budgetChars, { sharedRules, duplicates: analysis.agents?.duplicates ?? [] });
         const fallback = planText(facts);
         const n = await narrate(
           mcp.server,
