@@ -242,6 +242,20 @@ export function stateFiles(root: string, relDir: string): string[] {
 }
 
 /**
+ * The bundled example in a new sandbox, a plan proposed and the approve form answered with
+ * `elicit[0]` (expected to approve when that is YES_APPROVE); the harness still holds the rest
+ * of `elicit` for what the case does next.
+ */
+export async function approveAnswered(elicit: ElicitScript[]): Promise<{ sb: Sandbox; h: Harness; plan: Record<string, unknown> }> {
+  const sb = sandbox({ example: true });
+  const h = await open(sb.root, { elicit });
+  const plan = expectOk(await h.call('onboarding_propose', { narrate: false }));
+  const approve = await h.call('onboarding_approve', {});
+  if (elicit[0] === YES_APPROVE) expectOk(approve);
+  return { sb, h, plan };
+}
+
+/**
  * The bundled example migrated through the tools (propose → approve → migrate); the harness
  * still holds `elicit` answers for what the case does next (e.g. a rollback confirmation).
  */
@@ -297,6 +311,44 @@ export function reseal(rec: Record<string, unknown>): Record<string, unknown> {
 /** sha256 of a whole trace record: what the next trace's `prev_sha256` must be. */
 export function wholeSha(rec: Record<string, unknown>): string {
   return sha256(canonicalJson(rec));
+}
+
+/** Point the elicitation chain's head (`.head.json`) and onboarding.json's chain mark at `mark`, as a forger would. */
+export function writeChainMark(root: string, mark: { seq: number; sha256: string; file: string }): void {
+  fsSync.writeFileSync(path.join(root, TRACES, '.head.json'), JSON.stringify(mark));
+  const stateFile = path.join(root, STATE, 'onboarding.json');
+  const state = JSON.parse(fsSync.readFileSync(stateFile, 'utf8')) as { chains?: Record<string, unknown> };
+  state.chains = { ...state.chains, elicitation: mark };
+  fsSync.writeFileSync(stateFile, JSON.stringify(state, null, 2) + '\n');
+}
+
+/**
+ * What a forger with write access to the workspace (and the source code) writes after `last`:
+ * an "approved" approve record with link and hash from the public formulas, the head and the
+ * mark. `over` changes fields of the record. Returns the record.
+ */
+export function appendForgedApproval(root: string, last: Record<string, unknown>, over: Record<string, unknown> = {}): Record<string, unknown> {
+  const timestamp = new Date().toISOString();
+  const file = `${timestamp.replace(/[:.]/g, '-')}-approve.json`;
+  const rec = reseal({
+    ...last,
+    action: 'approve',
+    outcome: 'approved',
+    response: { action: 'accept', content: { approved: true } },
+    error: null,
+    duration_ms: 4200,
+    expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+    seq: Number(last.seq) + 1,
+    prev_sha256: wholeSha(last),
+    prev_file: last.file,
+    timestamp,
+    file,
+    sealed_at: timestamp,
+    ...over,
+  });
+  fsSync.writeFileSync(path.join(root, TRACES, file), JSON.stringify(rec, null, 2) + '\n');
+  writeChainMark(root, { seq: Number(rec.seq), sha256: wholeSha(rec), file });
+  return rec;
 }
 
 /** A "billion laughs" YAML block: 9 levels of 9 aliases (9^9 nodes if anyone expanded it). */

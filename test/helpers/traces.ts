@@ -1,5 +1,6 @@
 import type { ElicitationTrace } from '../../server/src/schemas/trace.js';
 import { TraceStore } from '../../server/src/io/traces.js';
+import { appendGateTrace, gateTraceRecord, type GateTraceInput, type TraceRef } from '../../server/src/app/gate-trace.js';
 
 export function unsealed(i: number, over: Partial<ElicitationTrace> = {}): Omit<ElicitationTrace, 'seq' | 'prev_sha256' | 'sha256'> {
   return {
@@ -19,9 +20,17 @@ export function unsealed(i: number, over: Partial<ElicitationTrace> = {}): Omit<
   };
 }
 
-export async function fillChain(root: string, n: number): Promise<string[]> {
-  const store = new TraceStore(root, 'elicitation');
+/** `n` approve traces appended to the elicitation chain of `root`; their file names. */
+export async function fillChain(root: string, n: number, opts: ConstructorParameters<typeof TraceStore>[2] = {}): Promise<string[]> {
+  const store = new TraceStore(root, 'elicitation', opts);
   const files: string[] = [];
   for (let i = 0; i < n; i++) files.push((await store.append(unsealed(i), 'approve')).file);
   return files;
+}
+
+/** A CLI approve gate's record (app/gate-trace), declined unless `over` says otherwise, appended to the chain of `root`. */
+export function appendCliGateTrace(root: string, over: Partial<GateTraceInput> = {}): Promise<TraceRef> {
+  const now = Date.now();
+  const input: GateTraceInput = { channel: 'cli', action: 'approve', client: { name: 'test', version: '1' }, message: 'Approve?', schema: {}, response: null, outcome: 'declined', subject: {}, error: null, startedMs: now, endedMs: now, ...over };
+  return appendGateTrace(new TraceStore(root, 'elicitation'), gateTraceRecord(input));
 }

@@ -13,25 +13,18 @@ import { TraceStore, verifyChain } from '../../server/src/io/traces.js';
 import { loadState, saveState } from '../../server/src/io/state.js';
 import { assertWorkspaceFolder } from '../../server/src/io/workspace.js';
 import { textOf } from '../helpers/harness.js';
-import { unsealed } from '../helpers/traces.js';
-import { STATE, TRACES, YES_APPROVE, YES_MIGRATE, cleanup, expectOk, expectRefused, expectSafe, guard, open, sandbox, traceRecords } from '../helpers/hostile.js';
+import { fillChain, unsealed } from '../helpers/traces.js';
+import { STATE, TRACES, YES_APPROVE, YES_MIGRATE, approveAnswered, cleanup, expectOk, expectRefused, expectSafe, guard, open, sandbox, traceRecords } from '../helpers/hostile.js';
 
 afterEach(cleanup);
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, '../../dist/index.js');
 const headOf = (root: string) => path.join(root, TRACES, '.head.json');
 
-async function chain(root: string, n: number, opts: ConstructorParameters<typeof TraceStore>[2] = {}): Promise<string[]> {
-  const store = new TraceStore(root, 'elicitation', opts);
-  const files: string[] = [];
-  for (let i = 0; i < n; i++) files.push((await store.append(unsealed(i), 'approve')).file);
-  return files;
-}
-
 describe('chain head is mandatory and cross-checked with onboarding.json', () => {
   it('head deleted with the newest trace: verify fails, append refuses to rebuild it', async () => {
     const { root } = sandbox();
-    const files = await chain(root, 3);
+    const files = await fillChain(root, 3);
     rmSync(headOf(root));
     rmSync(path.join(root, TRACES, files[2]!));
     const r = await verifyChain(root, 'elicitation');
@@ -43,7 +36,7 @@ describe('chain head is mandatory and cross-checked with onboarding.json', () =>
 
   it('corrupt head: verify fails, append refuses', async () => {
     const { root } = sandbox();
-    await chain(root, 2);
+    await fillChain(root, 2);
     writeFileSync(headOf(root), '{"seq": "two"');
     expect((await verifyChain(root, 'elicitation')).problems).toEqual([expect.objectContaining({ kind: 'head' })]);
     await expect(new TraceStore(root, 'elicitation').append(unsealed(9), 'approve')).rejects.toThrow(/corrupt/);
@@ -51,7 +44,7 @@ describe('chain head is mandatory and cross-checked with onboarding.json', () =>
 
   it('tail deleted and the head rewritten to match: onboarding.json still knows the last seq', async () => {
     const { root } = sandbox();
-    const files = await chain(root, 3);
+    const files = await fillChain(root, 3);
     const second = JSON.parse(readFileSync(path.join(root, TRACES, files[1]!), 'utf8')) as Record<string, unknown>;
     rmSync(path.join(root, TRACES, files[2]!));
     const { wholeHash } = await import('../../server/src/io/traces.js');
@@ -64,7 +57,7 @@ describe('chain head is mandatory and cross-checked with onboarding.json', () =>
   it('tail deleted and onboarding.json rewritten to match: the head still knows the last seq', async () => {
     // The head alone catches this (the mutation check removes the head check and expects this test to fail).
     const { root } = sandbox();
-    const files = await chain(root, 3);
+    const files = await fillChain(root, 3);
     const second = JSON.parse(readFileSync(path.join(root, TRACES, files[1]!), 'utf8')) as Record<string, unknown>;
     rmSync(path.join(root, TRACES, files[2]!));
     const { wholeHash } = await import('../../server/src/io/traces.js');
@@ -78,7 +71,7 @@ describe('chain head is mandatory and cross-checked with onboarding.json', () =>
 
   it('folder wiped: the chain does not restart at seq 1', async () => {
     const { root } = sandbox();
-    await chain(root, 2);
+    await fillChain(root, 2);
     rmSync(path.join(root, TRACES), { recursive: true });
     expect((await verifyChain(root, 'elicitation')).problems).toEqual([expect.objectContaining({ kind: 'missing', seq: 2 })]);
     await expect(new TraceStore(root, 'elicitation').append(unsealed(9), 'approve')).rejects.toThrow(/records seq 2/);
@@ -90,7 +83,7 @@ describe('chain head is mandatory and cross-checked with onboarding.json', () =>
     const v1 = { version: 1, status: 'new', updatedAt: '2026-01-01T00:00:00.000Z', pattern: null, currentPlan: null, approval: null, migrations: [] };
     writeFileSync(path.join(root, STATE, 'onboarding.json'), JSON.stringify(v1));
     await saveState(root, await loadState(root));
-    await chain(root, 1);
+    await fillChain(root, 1);
     const s = await loadState(root);
     expect(s.version).toBe(2);
     expect(s.workspaceId).toBe(readFileSync(path.join(root, STATE, 'workspace-id'), 'utf8').trim());
@@ -98,10 +91,7 @@ describe('chain head is mandatory and cross-checked with onboarding.json', () =>
   });
 
   it('gate: the head deleted after an approval: migrate refuses TRACE_CHAIN_BROKEN and never asks', async () => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE] });
-    expectOk(await h.call('onboarding_propose', { narrate: false }));
-    expectOk(await h.call('onboarding_approve', {}));
+    const { sb, h } = await approveAnswered([YES_APPROVE, YES_MIGRATE]);
     rmSync(headOf(sb.root));
     const before = guard(sb);
     const m = await h.call('onboarding_migrate', {});
@@ -114,7 +104,7 @@ describe('chain head is mandatory and cross-checked with onboarding.json', () =>
 describe('trace file names are sealed', () => {
   it('two trace files swapped: verify names both; a lookup by name finds nothing', async () => {
     const { root } = sandbox();
-    const [a, b] = await chain(root, 2);
+    const [a, b] = await fillChain(root, 2);
     const dir = path.join(root, TRACES);
     renameSync(path.join(dir, a!), path.join(dir, 'tmp'));
     renameSync(path.join(dir, b!), path.join(dir, a!));
@@ -126,7 +116,7 @@ describe('trace file names are sealed', () => {
 
   it("the head's file differs from the record at its seq: verify fails", async () => {
     const { root } = sandbox();
-    await chain(root, 2);
+    await fillChain(root, 2);
     const head = JSON.parse(readFileSync(headOf(root), 'utf8')) as Record<string, unknown>;
     writeFileSync(headOf(root), JSON.stringify({ ...head, file: 'elsewhere.json' }));
     expect((await verifyChain(root, 'elicitation')).problems).toEqual([expect.objectContaining({ kind: 'renamed' })]);
@@ -166,11 +156,11 @@ describe('approvals bound to a workspace, a sealed expiry and the clock', () => 
 
   it('a trace sealed in the future, or before its predecessor, breaks the chain', async () => {
     const future = sandbox().root;
-    await chain(future, 1, { now: () => Date.now() + 3_600_000 });
+    await fillChain(future, 1, { now: () => Date.now() + 3_600_000 });
     expect((await verifyChain(future, 'elicitation')).problems).toEqual([expect.objectContaining({ kind: 'dated', seq: 1 })]);
     // Within the allowed clock skew it is fine.
     const skew = sandbox().root;
-    await chain(skew, 1, { now: () => Date.now() + 60_000 });
+    await fillChain(skew, 1, { now: () => Date.now() + 60_000 });
     expect((await verifyChain(skew, 'elicitation')).ok).toBe(true);
     const back = sandbox().root;
     let t = Date.now();

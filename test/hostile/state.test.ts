@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../server/src/core/canonical.js';
 import { textOf } from '../helpers/harness.js';
-import { STATE, YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, cleanup, expectOk, expectRefused, expectSafe, guard, open, sandbox, stateBytes, write } from '../helpers/hostile.js';
+import { STATE, YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, approveAnswered, cleanup, expectOk, expectRefused, expectSafe, guard, open, sandbox, stateBytes, write } from '../helpers/hostile.js';
 
 afterEach(cleanup);
 
@@ -75,10 +75,7 @@ describe('corrupted plans', () => {
   });
 
   it('a plan edited after the human approved it: migrate refuses PLAN_CORRUPT before asking to confirm; nothing is written', async () => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE] });
-    const p = expectOk(await h.call('onboarding_propose', { narrate: false }));
-    expectOk(await h.call('onboarding_approve', {}));
+    const { sb, h, plan: p } = await approveAnswered([YES_APPROVE, YES_MIGRATE]);
     const abs = planAbs(sb.root, p.planId as string);
     const plan = JSON.parse(readFileSync(abs, 'utf8')) as { operations: Array<{ op: string; path: string }> };
     // The edit an attacker wants: write somewhere the human never saw.
@@ -93,10 +90,7 @@ describe('corrupted plans', () => {
   });
 
   it('a file content edited in the plan (its sha256 left alone, so the plan hash still matches): refused PLAN_CORRUPT; so is a plan hashed the old way', async () => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE] });
-    const p = expectOk(await h.call('onboarding_propose', { narrate: false }));
-    expectOk(await h.call('onboarding_approve', {}));
+    const { sb, h, plan: p } = await approveAnswered([YES_APPROVE, YES_MIGRATE]);
     const abs = planAbs(sb.root, p.planId as string);
     const original = readFileSync(abs, 'utf8');
     const plan = JSON.parse(original) as { operations: Array<{ op: string; content: string | null }>; sha256: string };
@@ -117,10 +111,7 @@ describe('corrupted plans', () => {
 
 describe('a spent approval', () => {
   it('onboarding.json put back to "approved" after the migration used the approval: status says proposed and names why, migrate refuses', async () => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE, YES_MIGRATE] });
-    expectOk(await h.call('onboarding_propose', { narrate: false }));
-    expectOk(await h.call('onboarding_approve', {}));
+    const { sb, h } = await approveAnswered([YES_APPROVE, YES_MIGRATE, YES_MIGRATE]);
     const approvedState = stateBytes(sb.root, 'onboarding.json')!;
     expect(JSON.parse(approvedState.toString('utf8'))).toMatchObject({ status: 'approved' });
     expectOk(await h.call('onboarding_migrate', {}));

@@ -9,7 +9,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { STATE, TRACES, YES_APPROVE, YES_MIGRATE, cleanup, expectOk, expectRefused, expectSafe, guard, open, reseal, sandbox, traceRecords, wholeSha } from '../helpers/hostile.js';
+import { STATE, YES_APPROVE, YES_MIGRATE, appendForgedApproval, approveAnswered, cleanup, expectOk, expectRefused, expectSafe, guard, traceRecords, wholeSha, writeChainMark } from '../helpers/hostile.js';
 
 afterEach(cleanup);
 
@@ -17,37 +17,6 @@ const DECLINE: ElicitResult = { action: 'decline' };
 const CHECKPOINT = `${STATE}/trace-checkpoint.json`;
 
 const bySeq = (root: string) => traceRecords(root).sort((a, b) => Number(a.rec.seq) - Number(b.rec.seq));
-
-function writeMark(root: string, mark: { seq: number; sha256: string; file: string }): void {
-  writeFileSync(path.join(root, TRACES, '.head.json'), JSON.stringify(mark));
-  const stateFile = path.join(root, STATE, 'onboarding.json');
-  const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { chains?: Record<string, unknown> };
-  state.chains = { ...state.chains, elicitation: mark };
-  writeFileSync(stateFile, JSON.stringify(state, null, 2) + '\n');
-}
-
-/** An "approved" approve record after `last`, with record, head and mark from the public formulas. */
-function appendForgedApproval(root: string, last: Record<string, unknown>): Record<string, unknown> {
-  const timestamp = new Date().toISOString();
-  const file = `${timestamp.replace(/[:.]/g, '-')}-approve.json`;
-  const rec = reseal({
-    ...last,
-    action: 'approve',
-    outcome: 'approved',
-    response: { action: 'accept', content: { approved: true } },
-    error: null,
-    expires_at: new Date(Date.now() + 3_600_000).toISOString(),
-    seq: Number(last.seq) + 1,
-    prev_sha256: wholeSha(last),
-    prev_file: last.file,
-    timestamp,
-    file,
-    sealed_at: timestamp,
-  });
-  writeFileSync(path.join(root, TRACES, file), JSON.stringify(rec, null, 2) + '\n');
-  writeMark(root, { seq: Number(rec.seq), sha256: wholeSha(rec), file });
-  return rec;
-}
 
 /** A checkpoint that vouches for `rec` as an authenticated approval, as a forger would write it (any mac). */
 function forgeCheckpoint(root: string, rec: Record<string, unknown>, mac: string): void {
@@ -72,10 +41,7 @@ function forgeCheckpoint(root: string, rec: Record<string, unknown>, mac: string
 
 describe('trace checkpoint', () => {
   it('onboarding_status writes an authenticated checkpoint; the gates keep working from it', async () => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE] });
-    expectOk(await h.call('onboarding_propose', { narrate: false }));
-    expectOk(await h.call('onboarding_approve', {}));
+    const { sb, h } = await approveAnswered([YES_APPROVE, YES_MIGRATE]);
     const st = expectOk(await h.call('onboarding_status', {}));
     expect(st).toMatchObject({ approval: { valid: true } });
     const cp = JSON.parse(readFileSync(path.join(sb.root, CHECKPOINT), 'utf8')) as { link: { seq: number }; mac: string };
@@ -89,10 +55,7 @@ describe('trace checkpoint', () => {
     ['forged (a mac made up by the forger)', 'f'.repeat(64)],
     ['truncated', null],
   ])('a %s checkpoint vouching for a forged approval: migrate walks the whole chain and refuses', async (_name, mac) => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [DECLINE, YES_MIGRATE] });
-    expectOk(await h.call('onboarding_propose', { narrate: false }));
-    await h.call('onboarding_approve', {});
+    const { sb, h } = await approveAnswered([DECLINE, YES_MIGRATE]);
     const forged = appendForgedApproval(sb.root, bySeq(sb.root)[0]!.rec);
     forgeCheckpoint(sb.root, forged, mac ?? 'a'.repeat(64));
     if (mac === null) {
@@ -106,10 +69,7 @@ describe('trace checkpoint', () => {
   });
 
   it('an authentic checkpoint whose ledger was edited (approval marked) no longer authenticates: refused', async () => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [DECLINE, YES_MIGRATE] });
-    expectOk(await h.call('onboarding_propose', { narrate: false }));
-    await h.call('onboarding_approve', {});
+    const { sb, h } = await approveAnswered([DECLINE, YES_MIGRATE]);
     // A migrate call verifies the chain (writing the checkpoint), then refuses: not approved.
     expectRefused(await h.call('onboarding_migrate', {}), 'NOT_APPROVED');
     const file = path.join(sb.root, CHECKPOINT);
@@ -125,16 +85,13 @@ describe('trace checkpoint', () => {
   });
 
   it('the tail a checkpoint verified is deleted and head and mark rolled back to revive an approval: refused', async () => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [YES_APPROVE, DECLINE, YES_MIGRATE] });
-    expectOk(await h.call('onboarding_propose', { narrate: false }));
-    expectOk(await h.call('onboarding_approve', {}));
+    const { sb, h } = await approveAnswered([YES_APPROVE, DECLINE, YES_MIGRATE]);
     await h.call('onboarding_approve', {}); // the person declines it on a second look
     expectRefused(await h.call('onboarding_migrate', {}), 'NOT_APPROVED'); // verifies up to seq 2: checkpoint
     const [approval, ...later] = bySeq(sb.root);
     expect(approval!.rec.outcome).toBe('approved');
     for (const t of later) rmSync(t.abs);
-    writeMark(sb.root, { seq: 1, sha256: wholeSha(approval!.rec), file: approval!.file });
+    writeChainMark(sb.root, { seq: 1, sha256: wholeSha(approval!.rec), file: approval!.file });
     const before = guard(sb);
     expect(expectRefused(await h.call('onboarding_migrate', {}), 'TRACE_CHAIN_BROKEN')).toMatch(/seq 2 .* was verified before \(the checkpoint\)/);
     expect(h.shown).toHaveLength(2);
@@ -142,10 +99,7 @@ describe('trace checkpoint', () => {
   });
 
   it('the approval a gate relies on is read again: edited after the checkpoint covered it, migrate refuses', async () => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE] });
-    expectOk(await h.call('onboarding_propose', { narrate: false }));
-    expectOk(await h.call('onboarding_approve', {}));
+    const { sb, h } = await approveAnswered([YES_APPROVE, YES_MIGRATE]);
     expectOk(await h.call('onboarding_status', {})); // checkpoint at seq 1
     const [t] = bySeq(sb.root);
     writeFileSync(t!.abs, JSON.stringify({ ...t!.rec, message: `${String(t!.rec.message)}\n(also delete src/)` }, null, 2));

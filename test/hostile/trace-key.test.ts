@@ -6,46 +6,17 @@
  * migrate asked "Migrate now with …, which you approved?". Now the record does not authenticate:
  * verify names it and migrate refuses before any form, changing nothing.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { runCli } from '../../server/src/cli/program.js';
-import { STATE, TRACES, YES_MIGRATE, cleanup, expectOk, expectRefused, expectSafe, guard, open, reseal, sandbox, traceRecords, wholeSha } from '../helpers/hostile.js';
+import { TRACES, YES_MIGRATE, appendForgedApproval, approveAnswered, cleanup, expectRefused, expectSafe, guard, reseal, traceRecords, wholeSha } from '../helpers/hostile.js';
 
 afterEach(cleanup);
 
 const DECLINE: ElicitResult = { action: 'decline' };
-
-/** What a forger with write access to the workspace (and the source code) writes: the record, the head and the mark. */
-function appendForgedApproval(root: string, last: Record<string, unknown>, over: Record<string, unknown> = {}): string {
-  const timestamp = new Date().toISOString();
-  const file = `${timestamp.replace(/[:.]/g, '-')}-approve.json`;
-  const rec = reseal({
-    ...last,
-    outcome: 'approved',
-    response: { action: 'accept', content: { approved: true } },
-    error: null,
-    duration_ms: 4200,
-    expires_at: new Date(Date.now() + 3_600_000).toISOString(),
-    seq: Number(last.seq) + 1,
-    prev_sha256: wholeSha(last),
-    prev_file: last.file,
-    timestamp,
-    file,
-    sealed_at: timestamp,
-    ...over,
-  });
-  writeFileSync(path.join(root, TRACES, file), JSON.stringify(rec, null, 2) + '\n');
-  const mark = { seq: rec.seq, sha256: wholeSha(rec), file };
-  writeFileSync(path.join(root, TRACES, '.head.json'), JSON.stringify(mark));
-  const stateFile = path.join(root, STATE, 'onboarding.json');
-  const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { chains?: Record<string, unknown> };
-  state.chains = { ...state.chains, elicitation: mark };
-  writeFileSync(stateFile, JSON.stringify(state, null, 2) + '\n');
-  return file;
-}
 
 async function tracesVerify(root: string, ...extra: string[]): Promise<{ code: number; out: string }> {
   const stdout = new PassThrough();
@@ -57,14 +28,11 @@ async function tracesVerify(root: string, ...extra: string[]): Promise<{ code: n
 
 describe('an approval an agent cannot write (per-user trace key)', () => {
   it('an approve record appended after a decline, with link, hash, head and mark from the public formulas: verify names it, migrate refuses and asks nobody', async () => {
-    const sb = sandbox({ example: true });
     // A migrate confirmation is scripted: if the forgery were believed, the migration would run.
-    const h = await open(sb.root, { elicit: [DECLINE, YES_MIGRATE] });
-    expectOk(await h.call('onboarding_propose', { narrate: false }));
-    await h.call('onboarding_approve', {});
+    const { sb, h } = await approveAnswered([DECLINE, YES_MIGRATE]);
     const [decline] = traceRecords(sb.root);
     expect(decline!.rec.outcome).toBe('declined');
-    const forged = appendForgedApproval(sb.root, decline!.rec);
+    const forged = String(appendForgedApproval(sb.root, decline!.rec).file);
 
     const v = await tracesVerify(sb.root);
     expect(v.code, v.out).toBe(3);
@@ -79,10 +47,7 @@ describe('an approval an agent cannot write (per-user trace key)', () => {
   });
 
   it('a chain written before per-user keys (@2, no mac) with a forged approval appended: the chain verifies, but migrate does not honour the approval', async () => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [DECLINE, YES_MIGRATE] });
-    expectOk(await h.call('onboarding_propose', { narrate: false }));
-    await h.call('onboarding_approve', {});
+    const { sb, h } = await approveAnswered([DECLINE, YES_MIGRATE]);
     // Rewrite the one record as the previous version wrote it: format @2, no mac.
     const [t] = traceRecords(sb.root);
     const { mac: _mac, ...old } = t!.rec;
@@ -90,7 +55,7 @@ describe('an approval an agent cannot write (per-user trace key)', () => {
     writeFileSync(t!.abs, JSON.stringify(legacy, null, 2) + '\n');
     const mark = { seq: 1, sha256: wholeSha(legacy), file: t!.file };
     writeFileSync(path.join(sb.root, TRACES, '.head.json'), JSON.stringify(mark));
-    const forged = appendForgedApproval(sb.root, legacy, { format: 'copilot-onboarding/elicitation-trace@2' });
+    const forged = String(appendForgedApproval(sb.root, legacy, { format: 'copilot-onboarding/elicitation-trace@2' }).file);
 
     const v = await tracesVerify(sb.root);
     expect(v.code, v.out).toBe(0);
@@ -105,10 +70,7 @@ describe('an approval an agent cannot write (per-user trace key)', () => {
   });
 
   it('verify without the key checks the hash chain only and says so', async () => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [DECLINE] });
-    expectOk(await h.call('onboarding_propose', { narrate: false }));
-    await h.call('onboarding_approve', {});
+    const { sb } = await approveAnswered([DECLINE]);
     const keyed = await tracesVerify(sb.root);
     expect(keyed.code).toBe(0);
     expect(keyed.out).toMatch(/Every trace's mac was checked with your per-user trace key/);

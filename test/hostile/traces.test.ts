@@ -9,30 +9,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { textOf } from '../helpers/harness.js';
-import {
-  TRACES,
-  YES_APPROVE,
-  YES_MIGRATE,
-  cleanup,
-  expectOk,
-  expectRefused,
-  expectSafe,
-  guard,
-  open,
-  reseal,
-  sandbox,
-  traceRecords,
-  wholeSha,
-} from '../helpers/hostile.js';
+import { TRACES, YES_APPROVE, YES_MIGRATE, approveAnswered, cleanup, expectOk, expectRefused, expectSafe, guard, open, reseal, sandbox, traceRecords, wholeSha } from '../helpers/hostile.js';
 
 afterEach(cleanup);
 
 describe('trace folder replaced by a file', () => {
   it('after a valid approval: migrate fails closed with a clear trace error (not INTERNAL), asks nobody, changes nothing', async () => {
-    const sb = sandbox({ example: true });
-    const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE] });
-    expectOk(await h.call('onboarding_propose', { narrate: false }));
-    expectOk(await h.call('onboarding_approve', {}));
+    const { sb, h } = await approveAnswered([YES_APPROVE, YES_MIGRATE]);
     const dir = path.join(sb.root, '.copilot-state/elicitation-traces');
     rmSync(dir, { recursive: true });
     writeFileSync(dir, 'not a folder\n');

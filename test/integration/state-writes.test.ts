@@ -13,12 +13,11 @@ import { loadState, saveState } from '../../server/src/io/state.js';
 import { savePlan } from '../../server/src/io/plans.js';
 import { writeJournal } from '../../server/src/io/journal.js';
 import { acquireLock } from '../../server/src/io/lock.js';
-import { TraceStore } from '../../server/src/io/traces.js';
-import { appendGateTrace, gateTraceRecord } from '../../server/src/app/gate-trace.js';
 import { stateDir } from '../../server/src/io/layout.js';
 import { JOURNAL_FORMAT } from '../../server/src/schemas/journal.js';
 import { exampleWorkspace, digest } from '../helpers/workspace.js';
 import { sealPlan, sha } from '../helpers/fixtures.js';
+import { appendCliGateTrace } from '../helpers/traces.js';
 
 /** A workspace whose state folder (or `sub` inside it) now points outside; what is there before the write. */
 async function swapped(sub: string) {
@@ -64,20 +63,6 @@ describe('every state-folder writer re-checks the folder before it writes', () =
 
   it('a gate trace (app/gate-trace appendGateTrace)', async () => {
     const { root, moved, before } = await swapped('elicitation-traces');
-    const now = Date.now();
-    const unsealed = gateTraceRecord({
-      channel: 'cli',
-      action: 'approve',
-      client: { name: 'test', version: '1' },
-      message: 'Approve?',
-      schema: {},
-      response: null,
-      outcome: 'declined',
-      subject: {},
-      error: null,
-      startedMs: now,
-      endedMs: now,
-    });
-    await refusedOutside(appendGateTrace(new TraceStore(root, 'elicitation'), unsealed), moved, before);
+    await refusedOutside(appendCliGateTrace(root), moved, before);
   });
 });

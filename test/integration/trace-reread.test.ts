@@ -6,39 +6,16 @@
  * here on its own (scripts/mutation-check.mjs removes it and expects this file to fail).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TraceStore, recheckTrace } from '../../server/src/io/traces.js';
+import { recheckTrace } from '../../server/src/io/traces.js';
 import { loadUserKey, type UserKey } from '../../server/src/io/user-key.js';
-import { appendGateTrace, gateTraceRecord } from '../../server/src/app/gate-trace.js';
-import { traceDir } from '../../server/src/io/layout.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
-
-async function oneTrace() {
-  const root = exampleWorkspace();
-  const now = Date.now();
-  const unsealed = gateTraceRecord({
-    channel: 'cli',
-    action: 'approve',
-    client: { name: 'test', version: '1' },
-    message: 'Approve?',
-    schema: {},
-    response: { approved: true },
-    outcome: 'approved',
-    subject: {},
-    error: null,
-    startedMs: now,
-    endedMs: now + 500,
-  });
-  const ref = await appendGateTrace(new TraceStore(root, 'elicitation'), unsealed);
-  const rec = JSON.parse(readFileSync(path.join(traceDir(root, 'elicitation'), ref.file), 'utf8')) as { sha256: string };
-  return { root, file: ref.file, sha256: rec.sha256 };
-}
+import { appendCliGateTrace } from '../helpers/traces.js';
 
 describe('recheckTrace: the approval read again', () => {
   it("holds with this user's key, and does not with another key, though the record is unchanged", async () => {
-    const { root, file, sha256 } = await oneTrace();
+    const root = exampleWorkspace();
+    const { file, sha256 } = await appendCliGateTrace(root, { response: { approved: true }, outcome: 'approved' });
     const key = (await loadUserKey({ create: true }))!;
     expect(await recheckTrace(root, 'elicitation', file, sha256, key)).toBeNull();
     const secret = randomBytes(32);
