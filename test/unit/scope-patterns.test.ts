@@ -198,6 +198,9 @@ describe('scope patterns', () => {
     const net = ['Src/Acme.Tool.Common/Text.cs', 'Src/Acme.Tool.Common/Data/Row.cs', 'Src/Acme.Tool.Core/Engine.cs', 'Src/Acme.Tool.Gui/App.xaml', 'Tst/Acme.Tool.Common-Tests/TextTests.cs'];
     expect(heading('Common Library Instructions', lines.join('\n'), net).applyTo).toEqual(['Src/Acme.Tool.Common/**']);
     expect(heading('Analyzer Module Instructions', lines.join('\n'), ['analyzer/scan.go', 'main.go', 'cmd/x.go']).applyTo).toEqual(['analyzer/**']);
+    // A three-letter acronym names a .NET project part of exactly that name, never a plain folder.
+    expect(heading('GUI Instructions', lines.join('\n'), net).applyTo).toEqual(['Src/Acme.Tool.Gui/**']);
+    expect(heading('GUI Instructions', lines.join('\n'), ['src/gui/a.ts', 'tools/gui/b.ts', 'main.ts']).applyTo).toBeNull();
     // Not: an adjective ("Common Patterns") for a plain folder, the document's own title, how-to-work
     // words, a folder only under docs/, a folder deeper than two levels, a heading with no generic word.
     expect(heading('Common Patterns', lines.join('\n'), ['api/common/a.go', 'tools/common/b.go', 'main.go']).applyTo).toBeNull();
@@ -214,6 +217,14 @@ describe('scope patterns', () => {
     expect(heading('Project documentation writing guidelines', body, files).applyTo).toEqual(['**/*.md']);
     // A how-to-work word still outweighs the weak topic ("documentation build").
     expect(heading('Documentation build setup', body, files).applyTo).toBeNull();
+  });
+
+  it('4e. a heading that is only a language\'s name names it in any case (`# go`), not the word inside other words', () => {
+    const files = ['main.go', 'pkg/a/a.go', 'README.md'];
+    const body = '- Use `new(expr)` for pointers to values.\n- Wrap errors with `%w`.\n';
+    expect(heading('go', body, files).applyTo).toEqual(['**/*.go']);
+    expect(heading('python', body, ['x.py', 'y.md']).applyTo).toEqual(['**/*.py']);
+    expect(heading('how to go fast', body, files).applyTo).toBeNull();
   });
 
   it('5. headingless bullet rules after an intro line are grouped by topic', () => {

@@ -89,10 +89,10 @@ describe('the shared-rules answer', () => {
     ]);
   });
 
-  it('propose asks when Copilot and another agent file share a rule and nobody chose; not after a choice', () => {
-    const s = snap([src('.github/copilot-instructions.md', REPO), src('AGENTS.md', AGENTS)]);
+  it('propose asks when CLAUDE.md shares a rule with Copilot or AGENTS.md and nobody chose; not after a choice, nor when no choice can act', () => {
+    const s = snap([src('.github/copilot-instructions.md', REPO), src('AGENTS.md', AGENTS), src('CLAUDE.md', CLAUDE)]);
     const ask = sharedRulesAsk(agentInventory(s), [], null);
-    expect(ask).toMatchObject({ ask: true, choice: null, duplicates: 1, question: SHARED_RULES_QUESTION });
+    expect(ask).toMatchObject({ ask: true, choice: null, duplicates: 2, actionable: 2, question: SHARED_RULES_QUESTION });
     expect(ask.answers.map((a) => [a.answer, a.override])).toEqual([
       ['AGENTS.md', { sharedRules: 'AGENTS.md' }],
       ['Copilot', { sharedRules: 'copilot' }],
@@ -100,6 +100,8 @@ describe('the shared-rules answer', () => {
     ]);
     expect(sharedRulesAsk(agentInventory(s), [{ sharedRules: 'keep' }], { answer: 'keep', file: 'q.yaml' })).toMatchObject({ ask: false, choice: 'keep', from: 'q.yaml' });
     expect(sharedRulesAsk(agentInventory(snap([src('AGENTS.md', AGENTS)])), [], null).ask).toBe(false);
+    // Copilot's file and AGENTS.md alone: neither can import the other, so there is nothing to choose.
+    expect(sharedRulesAsk(agentInventory(snap([src('.github/copilot-instructions.md', REPO), src('AGENTS.md', AGENTS)])), [], null)).toMatchObject({ ask: false, duplicates: 1, actionable: 0 });
   });
 });
 

@@ -112,8 +112,10 @@ function headingWork(title: string): HeadingWork {
   const hits: number[] = [];
   const needsBody: number[] = [];
   let strongHit = false;
+  const whole = title.toLowerCase();
   TOPICS.forEach((t, i) => {
-    if (t.heading.test(title)) {
+    // A heading that is only a language's name names it in any case (`# go`, a file's name).
+    if (t.heading.test(title) || (t.language && whole === t.name.toLowerCase())) {
       hits.push(i);
       strongHit = true;
     } else if (t.headingWeak?.test(title)) hits.push(i);
@@ -381,11 +383,13 @@ function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: Text
   if (!GENERAL_SUFFIX_RE.test(title) || ASSISTANT_RE.test(title) || CROSS_CUTTING_RE.test(title)) return null;
   const words = title
     .split(/[^\p{L}\p{N}_-]+/u)
-    .filter((w) => w.length >= 4 && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w))
+    .filter((w) => (w.length >= 4 || /^[A-Z]{3}$/.test(w)) && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w))
     .map((w) => normName(w));
   const found: Array<{ word: string; dirs: string[] }> = [];
   for (const w of new Set(words)) {
-    const dirs = idx.dirsNamedLike((seg, dotted) => sameName(w, seg) && (dotted || !CONCEPT_ADJECTIVES.has(w))).filter((d) => depth(d) <= MAX_CONCEPT_DIR_DEPTH && !d.split('/').some((x) => x.startsWith('.') || DOCS_DIR_RE.test(x)));
+    // A three-letter acronym (`GUI`) names only a .NET project part of that exact name (`Product.Gui`).
+    const like = (seg: string, dotted: boolean): boolean => (w.length < 4 ? dotted && seg === w : sameName(w, seg) && (dotted || !CONCEPT_ADJECTIVES.has(w)));
+    const dirs = idx.dirsNamedLike(like).filter((d) => depth(d) <= MAX_CONCEPT_DIR_DEPTH && !d.split('/').some((x) => x.startsWith('.') || DOCS_DIR_RE.test(x)));
     if (dirs.length) found.push({ word: w, dirs });
   }
   if (found.length !== 1) return null;
