@@ -65,7 +65,11 @@ export const ERROR_DOCS = {
   NOTHING_TO_MIGRATE: { meaning: 'The plan has no operations: no section has a confident path scope, or the repository is already migrated.', next: 'Give overrides to onboarding_propose to move sections, or stop here.' },
   NO_MIGRATION: { meaning: 'There is no live migration to roll back (none yet, already rolled back, or not the newest).', next: 'Nothing to do, or roll back the newest migration first.' },
   PATH_OUTSIDE_WORKSPACE: { meaning: 'A path (or a symlink on the way to it) leads outside the workspace or its state folder.', next: 'Replace the link with a folder inside the workspace, then try again.' },
-  INVALID_INPUT: { meaning: 'An argument is malformed: an override, a glob, a migration id, a question, or a CLI option value.', next: 'Fix the argument as the message says.' },
+  INVALID_INPUT: {
+    meaning:
+      "An argument is malformed: an override, a glob, a migration id, a question, or a CLI option value; or overrides contradict each other (two shared-rules choices, two pointers for one file, a pointer against the choice), or the person's saved answer to the shared-rules question is none of the allowed answers or is contradicted by an override (the message names the answer's file).",
+    next: 'Fix the argument as the message says; for a saved answer, ask the question again with question_ask (the newest answer counts).',
+  },
   WORKSPACE_INVALID: { meaning: 'The workspace folder is missing, a file, or cannot be read.', next: 'Point --workspace (or COPILOT_ONBOARDING_WORKSPACE) at a repository folder you can read.' },
   VERIFY_FAILED: { meaning: 'A check after writing failed (the migrated files on disk, or stale generated schemas); a migration is put back from its backup.', next: 'Report it as a bug with the plan file; run onboarding_propose again.' },
   DISK_FULL: { meaning: 'The disk (or quota) holding the named folder is full; the file being written was removed and a partial backup is discarded.', next: 'Free space on that disk, then run the same command again.' },
