@@ -5,7 +5,9 @@
  * how many a Copilot surface loads twice), the bytes the cloud agent loads twice today, and what
  * the plan does with other agents' files (converted, kept) and whether it is lossless.
  * Not timed. Run: npm run build:modules && COPILOT_ONBOARDING_DIST=bench/.out/modules node bench/agents.mjs
- * (prints a Markdown table for docs/benchmarks.md).
+ * (prints a Markdown table for docs/benchmarks.md), then, for the repositories where a shared-rules
+ * choice can act, what each choice does: the byte-for-byte copies replaced by an import (count and
+ * bytes) and whether the plan stays lossless.
  */
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -21,6 +23,20 @@ const { readSnapshot } = await load('io/snapshot.js');
 const { analyze } = await load('core/analyze.js');
 const { buildOnboardingPlan } = await load('core/agents/plan.js');
 const { formatOf } = await load('core/agents/formats.js');
+const { sharedRulesAsk } = await load('core/agents/shared-rules.js');
+
+/** The plan under a shared-rules choice: copies replaced by an import (count, bytes), lossless. */
+function choose(snapshot, analysis, choice) {
+  try {
+    const p = buildOnboardingPlan({ snapshot, analysis, overrides: [{ sharedRules: choice }] });
+    const copies = (p.agents?.pointers ?? []).flatMap((r) => r.copies);
+    return { copies: copies.length, bytes: copies.reduce((n, c) => n + (c.end - c.start), 0), lossless: p.lossless.ok };
+  } catch (e) {
+    return { refused: e.message.split(':')[0] };
+  }
+}
+const shown = (c) => (c.refused ? `refused: ${c.refused}` : `${c.copies} / ${c.bytes.toLocaleString('en-US')} (${c.lossless ? 'lossless' : 'NOT lossless'})`);
+const choices = [];
 
 const rows = [];
 const totals = { sources: 0, exact: 0, near: 0, twice: 0, twiceBytes: 0, conversions: 0, kept: 0, lossless: 0 };
@@ -57,6 +73,8 @@ for (const name of readdirSync(DIR).sort()) {
       lossless: plan.lossless.ok,
     };
     rows.push(row);
+    const shared = sharedRulesAsk(analysis.agents, [], null);
+    if (shared.actionable) choices.push({ repo: row.repo, all: shared.duplicates, actionable: shared.actionable, agents: choose(snapshot, analysis, 'AGENTS.md'), copilot: choose(snapshot, analysis, 'copilot') });
     totals.sources += snapshot.sources.length;
     for (const k of ['exact', 'near', 'twice', 'twiceBytes', 'conversions', 'kept']) totals[k] += row[k];
     if (row.lossless) totals.lossless++;
@@ -68,3 +86,8 @@ console.log('| repository | sources | exact dup. | near dup. | loaded twice by t
 console.log('|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(`| ${r.repo} | ${r.sources} | ${r.exact} | ${r.near} | ${r.twice} / ${r.twiceBytes.toLocaleString('en-US')} | ${r.conversions} | ${r.kept} | ${r.ops} | ${r.lossless ? 'yes' : 'NO'} |`);
 console.log(`| **${rows.length} repositories** | ${totals.sources} files | ${totals.exact} | ${totals.near} | ${totals.twice} / ${totals.twiceBytes.toLocaleString('en-US')} | ${totals.conversions} | ${totals.kept} | | ${totals.lossless}/${rows.length} |`);
+console.log('');
+if (!choices.length) console.log(`No repository has a rule a shared-rules choice can act on (a byte-for-byte candidate in a root CLAUDE.md or GEMINI.md that is also in AGENTS.md or Copilot's files).`);
+else console.log('| repository | shared rules (a choice can act on) | "AGENTS.md": copies replaced / bytes | "Copilot": copies replaced / bytes |');
+if (choices.length) console.log('|---|---|---|---|');
+for (const c of choices) console.log(`| ${c.repo} | ${c.all} (${c.actionable}) | ${shown(c.agents)} | ${shown(c.copilot)} |`);

@@ -11,11 +11,12 @@
  *   npm run build && node bench/cold-start.mjs [--runs 15]
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { bundleOptions } from '../scripts/bundle-options.mjs';
-import { BENCH_DIR, REPO_DIR, argValue, cleanupTemp, interleave, isMain, median, ms, tempDir, textTable } from './lib.mjs';
+import { BENCH_DIR, REPO_DIR, argValue, cleanupTemp, interleave, isMain, kib, loadAverage, median, ms, tempDir, textTable } from './lib.mjs';
 
 const INITIALIZE =
   JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } } }) + '\n';
@@ -66,6 +67,25 @@ export function timeInitialize(args, { cwd } = {}) {
   });
 }
 
+/**
+ * The files a process loads through the ESM loader (every `file:` URL, logged by a module hook in
+ * one extra, untimed spawn) and their bytes: what a command reads and compiles before it runs.
+ * `timed` is timeInitialize or timeExit; `args` are the node arguments after the hook's.
+ */
+async function loadedFiles(timed, args, opts) {
+  const dir = tempDir('co-bench-loads-');
+  const log = path.join(dir, 'loaded.txt');
+  writeFileSync(log, '');
+  const hooks = path.join(dir, 'hooks.mjs');
+  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { if (url.startsWith('file:')) appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context); }\n`);
+  const register = path.join(dir, 'register.mjs');
+  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  await timed(['--import', pathToFileURL(register).href, ...args], opts);
+  const files = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))].map((u) => fileURLToPath(u));
+  return { files: files.length, bytes: files.reduce((n, f) => n + statSync(f).size, 0) };
+}
+const loadsNote = (l) => `${l.files} file${l.files === 1 ? '' : 's'}, ${kib(l.bytes)}`;
+
 /** bench/minimal-server.mjs bundled as the product is: bench/.out/minimal-server/index.js. */
 export async function bundleMinimalServer() {
   const outfile = path.join(BENCH_DIR, '.out/minimal-server/index.js');
@@ -100,8 +120,10 @@ export async function run({ runs = 15, warmup = 1, log = () => {} } = {}) {
     ),
     { runs, warmup },
   );
+  const load = loadAverage();
   const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
   const ratio = m.ours / m.minimal;
+  const loads = { ours: await loadedFiles(timeInitialize, contenders.ours[1]), minimal: await loadedFiles(timeInitialize, contenders.minimal[1]) };
   const rows = [
     {
       case: 'cold start to initialize',
@@ -110,8 +132,8 @@ export async function run({ runs = 15, warmup = 1, log = () => {} } = {}) {
       value: `${ms(m.ours)} ms = ${ratio.toFixed(2)}× minimal`,
       target: '≤ 1.15× minimal',
       status: ratio <= 1.15 ? 'PASS' : 'MISS',
-      note: `minimal SDK server (McpServer + stdio, 1 tool, bundled the same way) ${ms(m.minimal)} ms; bare node answering one line ${ms(m.bare)} ms; ours − minimal = ${ms(m.ours - m.minimal)} ms; ${runs} spawns each`,
-      detail: { ...m, ratio, samples: times },
+      note: `minimal SDK server (McpServer + stdio, 1 tool, bundled the same way) ${ms(m.minimal)} ms; bare node answering one line ${ms(m.bare)} ms; ours − minimal = ${ms(m.ours - m.minimal)} ms; ${runs} spawns each; loaded before the answer: ours ${loadsNote(loads.ours)}, minimal ${loadsNote(loads.minimal)}; load average ${load}`,
+      detail: { ...m, ratio, loads, load, samples: times },
     },
   ];
   rows.push(...(await cliAnalyze({ runs, warmup, entry, log })));
@@ -159,11 +181,13 @@ async function cliAnalyze({ runs, warmup, entry, log }) {
     Object.fromEntries(Object.entries(contenders).map(([k, args]) => [k, { fn: async (_ctx, _mark, i) => { const t = await timeExit(args, { cwd: example }); if (i >= warmup) times[k].push(t); } }])),
     { runs, warmup },
   );
+  const load = loadAverage();
   const m = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, median(v)]));
+  const loads = await loadedFiles(timeExit, contenders.example, { cwd: example });
   const floorNote = (v) => `node -e '' ${ms(m.floor)} ms in the same runs (${(v / m.floor).toFixed(2)}× the floor); ${runs} runs each`;
   const ratio = m.example / m.ruler;
   return [
-    { case: 'CLI analyze, whole process', input: 'bundled example vs Ruler apply --dry-run on it', median: m.example, value: `${ms(m.example)} ms = ${ratio.toFixed(2)}× Ruler`, target: '≤ 0.6× Ruler', status: ratio <= 0.6 ? 'PASS' : 'MISS', note: `Ruler 0.3.44 apply --dry-run ${ms(m.ruler)} ms; ${floorNote(m.example)}`, detail: { ...m, ratio, samples: times } },
+    { case: 'CLI analyze, whole process', input: 'bundled example vs Ruler apply --dry-run on it', median: m.example, value: `${ms(m.example)} ms = ${ratio.toFixed(2)}× Ruler`, target: '≤ 0.6× Ruler', status: ratio <= 0.6 ? 'PASS' : 'MISS', note: `Ruler 0.3.44 apply --dry-run ${ms(m.ruler)} ms; ${floorNote(m.example)}; analyze loads ${loadsNote(loads)}; load average ${load}`, detail: { ...m, ratio, loads, load, samples: times } },
     { case: 'CLI analyze, whole process', input: 'largest corpus file (145,339 B)', median: m.large, value: `${ms(m.large)} ms`, target: null, status: 'info', note: floorNote(m.large), detail: { ...m, samples: times } },
   ];
 }

@@ -81,6 +81,11 @@ const MUTANTS = [
   { name: 'undo-confirmed-in-this-workspace', file: 'server/src/io/traces.ts', tests: ['test/hostile/forged-migration.test.ts'], grep: 'another checkout' },
   { name: 'discard-backup-confined', file: 'server/src/io/undo.ts', tests: ['test/integration/migration.test.ts'], grep: 'the clean-up removes nothing through it' },
   { name: 'clear-journal-confined', file: 'server/src/io/journal.ts', tests: ['test/integration/migration.test.ts'], grep: 'a backup refused because' },
+  // One source of truth (issue 21): a copy is replaced only by an import of a file that holds it; a person's answer is read only when it is one of the answers.
+  { name: 'pointer-copy-in-target', file: 'server/src/core/agents/pointers.ts', tests: ['test/unit/shared-rules.test.ts'], grep: 'checked against its new content' },
+  { name: 'pointer-import-line', file: 'server/src/core/agents/pointers.ts', tests: ['test/unit/agents-split.test.ts'], grep: 'pointer to AGENTS.md: the check' },
+  { name: 'shared-answer-known', file: 'server/src/core/agents/shared-rules.ts', tests: ['test/unit/shared-rules.test.ts'], grep: 'becomes the override' },
+  { name: 'shared-pointer-agrees', file: 'server/src/core/agents/shared-rules.ts', tests: ['test/unit/shared-rules.test.ts'], grep: 'becomes the override' },
   { name: 'model-only-for-apps', file: 'server/src/mcp/server.ts', tests: ['test/e2e/plan-view.test.ts'], grep: 'a tool call from an app' },
   // What a person reads: untrusted text escaped and bounded; no hidden character in a glob that is written.
   { name: 'applyto-unsafe-chars', file: 'server/src/core/overrides.ts', tests: ['test/hostile/overrides.test.ts'], grep: 'applyTo (with|ending)' },

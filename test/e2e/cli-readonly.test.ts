@@ -144,6 +144,38 @@ describe('copilot-onboarding propose', () => {
     expect(existsSync(path.join(a, '.copilot-state'))).toBe(false);
   });
 
+  it('takes the shared-rules and pointer overrides as the tool does; a malformed or conflicting one exits 2 and writes nothing', async () => {
+    const dir = folder();
+    const PNPM = '- Use pnpm for every install in this repository.\n';
+    for (const c of ['cli', 'mcp', 'bad']) {
+      mkdirSync(path.join(dir, c, '.github'), { recursive: true });
+      writeFileSync(path.join(dir, c, '.github/copilot-instructions.md'), `# Repo\n\n${PNPM}`);
+      writeFileSync(path.join(dir, c, 'AGENTS.md'), `# Agents\n\n${PNPM}`);
+      writeFileSync(path.join(dir, c, 'CLAUDE.md'), `# Claude\n\n${PNPM}\n- Prefer small, focused pull requests over large ones.\n`);
+    }
+    const override = { sharedRules: 'copilot' };
+    const r = await run(['propose', '--json', '-w', path.join(dir, 'cli'), '--override', JSON.stringify(override)]);
+    expect(r.code, r.err).toBe(10);
+    const data = jsonLines(r.out)[0]!.data;
+    expect(data.sharedRules).toMatchObject({ ask: false, choice: 'copilot', from: 'override' });
+    expect(data.operations.map((o: { path: string }) => o.path)).toEqual(['CLAUDE.md']);
+    expect(data).toEqual(await tool(path.join(dir, 'mcp'), 'onboarding_propose', { overrides: [override] }));
+    const pointer = await run(['propose', '-w', path.join(dir, 'cli'), '--override', '{"file":"CLAUDE.md","pointer":"@AGENTS.md"}']);
+    expect(pointer.code, pointer.err).toBe(10);
+    expect(pointer.out).toContain('Shared rules');
+
+    const bad = path.join(dir, 'bad');
+    const before = await digest(bad);
+    const wrongFile = await run(['propose', '-w', bad, '--override', '{"file":"README.md","pointer":"@AGENTS.md"}']);
+    expect(wrongFile.code).toBe(2);
+    expect(wrongFile.err).toContain('is none of the override forms');
+    const conflict = await run(['propose', '-w', bad, '--override', '{"sharedRules":"keep"}', '--override', '{"file":"CLAUDE.md","pointer":"@AGENTS.md"}']);
+    expect(conflict.code).toBe(2);
+    expect(conflict.err).toContain('contradicts {"sharedRules":"keep"}');
+    expect(await digest(bad)).toEqual(before);
+    expect(existsSync(path.join(bad, '.copilot-state'))).toBe(false);
+  });
+
   it('exits 0 when there is nothing to migrate, and 1 (refused) when there is no instruction file', async () => {
     const dir = folder();
     const flat = path.join(dir, 'flat');

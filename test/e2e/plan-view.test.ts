@@ -100,9 +100,12 @@ describe('plan view (MCP Apps)', () => {
       await host.close();
     }
     expect(got.isError, JSON.stringify(got.content)).toBeFalsy();
-    const whole = got.structuredContent as { planId: string; sha256: string; planView: PlanViewData };
+    const whole = got.structuredContent as { planId: string; sha256: string; riskReasons: string[]; planView: PlanViewData };
     const plan = await loadPlan(root, sc.planId);
     expect(whole).toMatchObject({ planId: plan.planId, sha256: plan.sha256 });
+    // Risk reasons whole (propose's facts cut a long one for the model).
+    expect(whole.riskReasons).toEqual(plan.riskReasons);
+    expect((sc as unknown as { riskReasons: string[] }).riskReasons.some((x) => /… \([\d,]+ bytes\)$/.test(x))).toBe(true);
     const v = whole.planView;
     // Every file, with its globs, sections and matches.
     expect(v.files.map((f) => f.path)).toEqual(plan.operations.map((o) => o.path));
@@ -181,8 +184,12 @@ describe('plan view (MCP Apps)', () => {
     expect(c.text).not.toMatch(/https?:|\/\/[a-z0-9]|\bsrc=|\bhref=|url\(|@import|fetch\(|XMLHttpRequest|WebSocket|EventSource|sendBeacon/i);
     // Text only: user strings never reach the DOM as HTML.
     expect(c.text).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment|DOMParser/);
-    // Read-only: the view sends no tool call, no message into the chat, no link.
-    expect(c.text).not.toMatch(/tools\/call|ui\/message|ui\/open-link|ui\/update-model-context|resources\/read/);
+    // Read-only: the view sends no message into the chat, no link, no context update; its one
+    // tool call names the read-only data tool (no tool name comes from the data it renders).
+    expect(c.text).not.toMatch(/ui\/message|ui\/open-link|ui\/update-model-context|resources\/read|sampling/);
+    expect(c.text.match(/tools\/call/g)).toHaveLength(1);
+    expect(c.text).toContain(`method:"tools/call",params:{name:"${PLAN_VIEW_DATA_TOOL}",arguments:{planId:sc.planId}}`);
+    expect(c.text.match(/name:/g)).toHaveLength(2); // the tool's and the view's own appInfo
     expect(c.text).toContain('"ui/initialize"');
     expect(c.text).toContain('"ui/notifications/tool-result"');
   });

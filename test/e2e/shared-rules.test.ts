@@ -33,6 +33,10 @@ describe('the shared-rules choice, through question_ask', () => {
     const hh = await harnesses.open({ root, caps: { elicitation: {} }, elicit: [answer('Copilot'), YES_APPROVE, YES_MIGRATE, YES_ROLLBACK] });
     const before = await digest(root);
 
+    const a = await hh.call('onboarding_analyze', { narrate: false });
+    expect(textOf(a)).toMatch(/near \(\d+%\): "- Always run the linter.*" in \.github\/instructions\/lint\.instructions\.md lines 4-4 and CLAUDE\.md lines 9-9/);
+    expect(textOf(a)).toContain('propose never rewrites them');
+
     const first = await hh.call('onboarding_propose', { narrate: false });
     expect(first.isError, textOf(first)).toBeFalsy();
     const ask = sc(first).sharedRules;
@@ -62,6 +66,8 @@ describe('the shared-rules choice, through question_ask', () => {
     expect(plan.operations.map((o: any) => [o.op, o.path, o.content])).toEqual([['modify', 'CLAUDE.md', expected]]);
     expect(plan.lossless.ok).toBe(true);
     expect(sc(p).sharedRules.notes.join('\n')).toContain('AGENTS.md keeps its 1 rule(s) also written in Copilot');
+    expect(sc(p).agents.pointers).toEqual([{ file: 'CLAUDE.md', pointer: '@.github/copilot-instructions.md', copies: 2 }]);
+    expect(textOf(p)).toContain('the 2 rule(s) taken out of CLAUDE.md are byte-for-byte in the file it now imports (@.github/copilot-instructions.md)');
     expect(await digest(root)).toEqual(before);
 
     expect(sc(await hh.call('onboarding_approve', {})).approved).toBe(true);

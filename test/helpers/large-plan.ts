@@ -10,7 +10,7 @@ import { tempWorkspace } from './harness.js';
 
 export const LARGE_PACKAGES = 30;
 /** Lines in each package's section after its heading (a moved run of 2 + this many lines). */
-export const LARGE_RULES = 16;
+const LARGE_RULES = 16;
 export const LONG_LINE = `- Keep this whole: ${'z'.repeat(600)} end.`;
 
 export function largePlanMonolith(): string {

@@ -108,6 +108,43 @@ describe('scope patterns', () => {
     expect(map.length).toBeGreaterThan(2000);
   });
 
+  it('2b. a part that names a folder only in its body, or only by a word of its heading, stays with its chapter', () => {
+    const files = ['app/Gui/Converters/BoolConverter.cs', 'app/Gui/Converters/ColorConverter.cs', 'app/Gui/Controls/Grid.cs', 'app/Gui/MainWindow.cs', 'app/Core/Engine.cs'];
+    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep the view model thin and never block the UI thread.`).join('\n');
+    const chapter = (dataBinding: string) =>
+      ['# Guide', '', 'Keep commits small.', '', '## Desktop application guidelines', '', 'Rules for the desktop application.', '', '### Threading', '', rules('Threading', 12), '',
+        '### Data binding', '', dataBinding, rules('Binding', 12), '', '### Naming', '', rules('Naming', 12), ''].join('\n');
+    // "Use the converters in `Converters/`": a pointer inside the chapter's subject, not a topic of its own.
+    const passing = snapshot(chapter('Use value converters from the `Converters/` directory.\n'), files);
+    const plan = buildPlan({ snapshot: passing, analysis: analyze(passing) });
+    expect(plan.sections.map((s) => s.title)).toEqual(['Preamble', 'Desktop application guidelines']);
+    // A subsection heading's word that happens to be a folder's name ("Design principles", `Doc/Design/`) is a concept.
+    const word = snapshot(chapter('Bindings are one-way unless the user edits the value.\n').replace('### Naming', '### Design principles'), [...files, 'Doc/Design/Layers.md', 'Doc/Design/Threads.md']);
+    expect(buildPlan({ snapshot: word, analysis: analyze(word) }).sections.map((s) => s.title)).toEqual(['Preamble', 'Desktop application guidelines']);
+    // The part whose heading names a kind of file still leaves (its own heading is its evidence).
+    const own = snapshot(chapter('Value converters are C# classes: every `.cs` converter is sealed.\n').replace('### Data binding', '### C# converters'), files);
+    const split = buildPlan({ snapshot: own, analysis: analyze(own) });
+    expect(split.sections.find((s) => s.title === 'C# converters')?.applyTo).toBe('**/*.cs');
+  });
+
+  it('2c. the testing or documentation part of a chapter with a scope stays with it; in a chapter without one it leaves', () => {
+    const files = ['src/Orders/Order.cs', 'src/Orders/OrderService.cs', 'tests/Orders.Tests/OrderTests.cs', 'tests/Orders.Tests/ServiceTests.cs', 'README.md'];
+    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep methods short and name them after what they do.`).join('\n');
+    const text = (chapter: string) =>
+      ['# Guide', '', 'Keep commits small.', '', `## ${chapter}`, '', 'How we write the service.', '', '### Style', '', rules('Style', 14), '',
+        '### Testing requirements', '', 'Every public method has a unit test.', rules('Check', 14), '', '### Errors', '', rules('Error', 14), ''].join('\n');
+    const plan = (chapter: string) => {
+      const snap = snapshot(text(chapter), files);
+      return buildPlan({ snapshot: snap, analysis: analyze(snap) });
+    };
+    // ".NET development" > "Testing requirements" is about testing the .NET code: one piece, one file.
+    const scoped = plan('C# development');
+    expect(scoped.sections.map((s) => [s.title, s.applyTo])).toEqual([['Preamble', null], ['C# development', '**/*.cs']]);
+    // Under a chapter with no scope of its own, the testing part is the only scoped part: it leaves.
+    const general = plan('Working on the service');
+    expect(general.sections.find((s) => s.title === 'Testing requirements')?.applyTo).toBe('tests/**');
+  });
+
   it('3. test globs follow the section language (Rust tests are .rs files under test folders)', () => {
     const files = ['crates/core/src/lib.rs', 'crates/core/tests/parse.rs', 'tests/integration.rs', 'web/app.test.ts', 'tests/Api.Tests/ProgramTests.cs'];
     const r = heading('Testing bar', 'Every change needs a `#[test]`. Run `cargo test --workspace` before pushing; use `assert_eq!`.\n', files);
@@ -115,12 +152,17 @@ describe('scope patterns', () => {
     expect(r.evidence.join('\n')).toContain("the section's language is rust");
   });
 
-  it('4. the folders a section is about beat a passing mention; bare file names count when repeated', () => {
+  it('4. the folders a section is about beat a passing mention; bare file names count when repeated, for their folder', () => {
     const files = ['plugin_api.py', 'plugin_manager/__init__.py', 'plugin_manager/registry.py', 'static/html/index.html', 'app.py'];
     const body = 'Plugins implement `plugin_api.py`; `plugin_manager/` installs them. Templates follow `static/html/`.\n\n- New hooks go in `plugin_api.py`.\n- `plugin_manager/` never imports a plugin eagerly.\n';
     const r = heading('Extending the app', body, files);
     expect([...(r.applyTo ?? [])].sort()).toEqual(['plugin_api.py', 'plugin_manager/**']);
     expect(r.evidence.join('\n')).toContain('×2');
+    // A file named below the root stands for its folder: the section speaks of the templates, not of one of them.
+    const tree = [...files, 'web/templates/base.html', 'web/templates/index.html', 'web/templates/about.html', 'web/static/site.css'];
+    const templates = heading('Page conventions', 'Every page extends `base.html`; `index.html` lists the reports.\n\n- `base.html` holds the only `<head>`.\n- `index.html` loads no script.\n', tree);
+    expect(templates.applyTo).toEqual(['web/templates/**']);
+    expect(templates.evidence.join('\n')).toContain('file web/templates/base.html exists, in web/templates/');
   });
 
   it('4b. a folder the heading names and the body writes as a path is the scope, whatever generic words the heading has', () => {
@@ -139,11 +181,50 @@ describe('scope patterns', () => {
     // An English plural in -ies is the same name (`Policy` and `pkg/plugins/policies/`).
     const pol = ['pkg/plugins/policies/core/core.go', 'pkg/plugins/policies/meshtimeout/plugin.go', 'pkg/core/xds.go'];
     expect(heading('Policy Development Guidelines', ['New policies live under `pkg/plugins/policies/`.', ...lines].join('\n'), pol).applyTo).toEqual(['pkg/plugins/policies/**']);
-    // The heading word alone, with the folder never written in the body, is not enough.
-    expect(heading('Analyzer Module Instructions', lines.join('\n'), files).applyTo).toBeNull();
     // Generic words (Rule/Rules) and hidden folders named by a word (GitHub / .github/) are no such evidence.
     expect(heading('Rule guidelines', ['See `docs/rules/` for the list.', ...lines].join('\n'), files).applyTo).toBeNull();
     expect(heading('GitHub Copilot Notes', ['Agents live in `.github/agents/`.', ...lines].join('\n'), files).applyTo).toBeNull();
+  });
+
+  it('4c. a heading that names a part of the code by a word ("Command module standards") is that folder, found by singular, plural or a .NET project part', () => {
+    const lines = ['- Keep functions small.', '- Log with the shared logger.', '- Return wrapped errors.', '- Prefer table tests.', '- Avoid globals.'];
+    const py = ['```python', 'class Copy(Command):', '    pass', '```', '```python', 'register(Copy)', '```'];
+    const files = ['src/tool/commands/copy.py', 'src/tool/commands/move.py', 'tests/commands/test_copy.py', 'templates/commands/readme.txt', 'src/tool/main.py', 'docs/plugins/index.md', 'plugins/x.py', 'acme/cli.py', 'a/b/c/widgets/w.py'];
+    // One word of the heading names folders in several places: those folders, the section's language files in them.
+    const cmd = heading('Command module implementation standards', [...lines, ...py].join('\n'), files);
+    expect(cmd.applyTo).toEqual(['**/commands/**/*.py']);
+    expect(cmd.evidence.join('\n')).toContain('names command as a concept');
+    // The last dotted part of a .NET project's folder names it (`Common` for `Src/Acme.Tool.Common/`).
+    const net = ['Src/Acme.Tool.Common/Text.cs', 'Src/Acme.Tool.Common/Data/Row.cs', 'Src/Acme.Tool.Core/Engine.cs', 'Src/Acme.Tool.Gui/App.xaml', 'Tst/Acme.Tool.Common-Tests/TextTests.cs'];
+    expect(heading('Common Library Instructions', lines.join('\n'), net).applyTo).toEqual(['Src/Acme.Tool.Common/**']);
+    expect(heading('Analyzer Module Instructions', lines.join('\n'), ['analyzer/scan.go', 'main.go', 'cmd/x.go']).applyTo).toEqual(['analyzer/**']);
+    // A three-letter acronym names a .NET project part of exactly that name, never a plain folder.
+    expect(heading('GUI Instructions', lines.join('\n'), net).applyTo).toEqual(['Src/Acme.Tool.Gui/**']);
+    expect(heading('GUI Instructions', lines.join('\n'), ['src/gui/a.ts', 'tools/gui/b.ts', 'main.ts']).applyTo).toBeNull();
+    // Not: an adjective ("Common Patterns") for a plain folder, the document's own title, how-to-work
+    // words, a folder only under docs/, a folder deeper than two levels, a heading with no generic word.
+    expect(heading('Common Patterns', lines.join('\n'), ['api/common/a.go', 'tools/common/b.go', 'main.go']).applyTo).toBeNull();
+    expect(heading('Acme — Copilot instructions', lines.join('\n'), files).applyTo).toBeNull();
+    expect(heading('Command review rules', lines.join('\n'), files).applyTo).toBeNull();
+    expect(heading('Plugin conventions', lines.join('\n'), files.filter((f) => !f.startsWith('plugins/'))).applyTo).toBeNull();
+    expect(heading('Widget standards', lines.join('\n'), files).applyTo).toBeNull();
+    expect(heading('Command module', lines.join('\n'), files).applyTo).toBeNull();
+  });
+
+  it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {
+    const files = ['README.md', 'docs/guide.md', 'docs/api.md', 'src/main.go'];
+    const body = '- Write the documentation in plain English.\n- One sentence per line in markdown.\n- Link to the code, not to issues.\n';
+    expect(heading('Project documentation writing guidelines', body, files).applyTo).toEqual(['**/*.md']);
+    // A how-to-work word still outweighs the weak topic ("documentation build").
+    expect(heading('Documentation build setup', body, files).applyTo).toBeNull();
+  });
+
+  it('4e. a heading that is only a language\'s name names it in any case (`# go`), not the word inside other words', () => {
+    const files = ['main.go', 'pkg/a/a.go', 'README.md'];
+    const body = '- Use `new(expr)` for pointers to values.\n- Wrap errors with `%w`.\n';
+    expect(heading('go', body, files).applyTo).toEqual(['**/*.go']);
+    expect(heading('python', body, ['x.py', 'y.md']).applyTo).toEqual(['**/*.py']);
+    expect(heading('how to go fast', body, files).applyTo).toBeNull();
   });
 
   it('5. headingless bullet rules after an intro line are grouped by topic', () => {

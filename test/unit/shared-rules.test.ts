@@ -89,10 +89,10 @@ describe('the shared-rules answer', () => {
     ]);
   });
 
-  it('propose asks when Copilot and another agent file share a rule and nobody chose; not after a choice', () => {
-    const s = snap([src('.github/copilot-instructions.md', REPO), src('AGENTS.md', AGENTS)]);
+  it('propose asks when CLAUDE.md shares a rule with Copilot or AGENTS.md and nobody chose; not after a choice, nor when no choice can act', () => {
+    const s = snap([src('.github/copilot-instructions.md', REPO), src('AGENTS.md', AGENTS), src('CLAUDE.md', CLAUDE)]);
     const ask = sharedRulesAsk(agentInventory(s), [], null);
-    expect(ask).toMatchObject({ ask: true, choice: null, duplicates: 1, question: SHARED_RULES_QUESTION });
+    expect(ask).toMatchObject({ ask: true, choice: null, duplicates: 2, actionable: 2, question: SHARED_RULES_QUESTION });
     expect(ask.answers.map((a) => [a.answer, a.override])).toEqual([
       ['AGENTS.md', { sharedRules: 'AGENTS.md' }],
       ['Copilot', { sharedRules: 'copilot' }],
@@ -100,6 +100,8 @@ describe('the shared-rules answer', () => {
     ]);
     expect(sharedRulesAsk(agentInventory(s), [{ sharedRules: 'keep' }], { answer: 'keep', file: 'q.yaml' })).toMatchObject({ ask: false, choice: 'keep', from: 'q.yaml' });
     expect(sharedRulesAsk(agentInventory(snap([src('AGENTS.md', AGENTS)])), [], null).ask).toBe(false);
+    // Copilot's file and AGENTS.md alone: neither can import the other, so there is nothing to choose.
+    expect(sharedRulesAsk(agentInventory(snap([src('.github/copilot-instructions.md', REPO), src('AGENTS.md', AGENTS)])), [], null)).toMatchObject({ ask: false, duplicates: 1, actionable: 0 });
   });
 });
 
@@ -152,5 +154,29 @@ describe('what the choice does to the plan', () => {
     const p = build(s, [{ sharedRules: 'copilot' }]);
     expect(p.agents!.splits?.map((x) => x.source)).toEqual(['CLAUDE.md']);
     expect(p.agents!.sharedRules!.notes[0]).toContain('CLAUDE.md is not pointed to .github/copilot-instructions.md: no rule of CLAUDE.md is a byte-for-byte copy');
+  });
+});
+
+describe('near duplicates in the propose text', () => {
+  it('are listed with line ranges, bounded, with control and bidi characters made safe', async () => {
+    const { planFacts, planText } = await import('../../server/src/app/facts.js');
+    const evil = '- Always run the \u202elinter\u001b[31m with pnpm lint before every push today.\n';
+    const near = '- Always run the \u202elinter\u001b[31m with pnpm lint before each push today.\n';
+    const many = Array.from({ length: 30 }, (_, i) => `- Rule number ${i} says to keep the module ${i} small and simple.\n`);
+    const manyNear = Array.from({ length: 30 }, (_, i) => `- Rule number ${i} says to keep the module ${i} small and tidy.\n`);
+    const s = snap([src('.github/copilot-instructions.md', `# Repo\n\n${evil}\n${many.join('\n')}`), src('AGENTS.md', `# Agents\n\n${near}\n${manyNear.join('\n')}`)]);
+    const p = build(s, []);
+    const f = planFacts(p, 'plan.json', null, undefined, { duplicates: agentInventory(s).duplicates });
+    const total = f.agents!.nearDuplicates.total;
+    expect(total).toBeGreaterThan(20);
+    expect(f.agents!.nearDuplicates.listed).toHaveLength(20);
+    expect(f.agents!.nearDuplicates.listed[0]!.occurrences).toEqual([
+      { path: '.github/copilot-instructions.md', startLine: 3, endLine: 3 },
+      { path: 'AGENTS.md', startLine: 3, endLine: 3 },
+    ]);
+    const text = planText(f);
+    expect(text).toContain('the plan changes none of them');
+    expect(text).toContain(`… and ${total - 10} more (onboarding_analyze lists them)`);
+    expect(text).not.toMatch(/[\u202e\u001b]/);
   });
 });

@@ -11,10 +11,16 @@ import { build, type Metafile } from 'esbuild';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 
-async function metafile(): Promise<Metafile> {
-  const { bundleOptions, productSplit } = (await import(path.join(REPO, 'scripts/bundle-options.mjs'))) as { bundleOptions: object; productSplit: object };
-  const r = await build({ ...bundleOptions, ...productSplit, absWorkingDir: REPO, outdir: 'dist-start-load', metafile: true, write: false, logLevel: 'silent' });
-  return r.metafile;
+let built: Promise<Metafile> | undefined;
+
+/** One build for both tests: they read the same metafile. */
+function metafile(): Promise<Metafile> {
+  built ??= (async () => {
+    const { bundleOptions, productSplit } = (await import(path.join(REPO, 'scripts/bundle-options.mjs'))) as { bundleOptions: object; productSplit: object };
+    const r = await build({ ...bundleOptions, ...productSplit, absWorkingDir: REPO, outdir: 'dist-start-load', metafile: true, write: false, logLevel: 'silent' });
+    return r.metafile;
+  })();
+  return built;
 }
 
 /** Source inputs in the chunks that load before the command runs: the entry, the command's chunk, and their static imports. */

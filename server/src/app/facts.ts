@@ -157,6 +157,7 @@ function agentLines(f: AnalysisFacts): string[] {
       lines.push(`  ${d.kind === 'exact' ? 'exact' : `near (${Math.round(d.similarity * 100)}%)`}: "${t(d.excerpt)}" in ${where}${d.loadedTwiceBy.length ? `; loaded twice by ${d.loadedTwiceBy.join(', ')}` : ''}`);
     }
     if (total > MAX_TEXT_ITEMS) lines.push(`  … and ${total - MAX_TEXT_ITEMS} more`);
+    if (f.duplicates.some((d) => d.kind === 'near')) lines.push('  Near duplicates are for a person to reconcile: propose never rewrites them (only byte-for-byte copies are replaced by an import, and only by the person\'s shared-rules choice).');
   }
   return lines;
 }
@@ -232,12 +233,13 @@ function nearFacts(duplicates: readonly DuplicateRule[]) {
 
 /** The shared-rules choice: the question to ask (exact text, answers, how the answer becomes the override), or the choice in force and what it did. */
 function sharedRulesFacts(s: SharedRulesAsk | undefined, plan: Plan) {
-  if (!s || (!s.ask && s.choice === null)) return null;
+  if (!s || (!s.ask && s.choice === null && !plan.agents?.sharedRules && !s.duplicates)) return null;
   return {
     ask: s.ask,
     choice: s.choice,
     from: clipOrNull(s.from),
     duplicates: s.duplicates,
+    actionable: s.actionable,
     question: s.question,
     answers: s.answers,
     how: s.how,
@@ -281,6 +283,7 @@ export function planFacts(plan: Plan, planFile: string, figure: LoadFigure | nul
           conversions: b.list('conversions', plan.agents.conversions, (c) => ({ source: clip(c.source), output: clip(c.output), applyTo: clipOrNull(c.applyTo), why: clip(c.why, 600) })),
           kept: b.list('kept', plan.agents.kept, (k) => ({ path: clip(k.path), reason: clip(k.reason, 600) })),
           splits: (plan.agents.splits ?? []).map((s) => ({ source: clip(s.source), mode: s.mode, outputs: s.outputs.slice(0, 50).map((o) => ({ path: clip(o.path), applyTo: clipOrNull(o.applyTo) })), pointers: s.pointers.slice(0, 50).map((x) => clip(x)) })),
+          pointers: (plan.agents.pointers ?? []).map((p) => ({ file: clip(p.file), pointer: clip(p.pointer), copies: p.copies.length })),
           duplicates: plan.agents.duplicates,
           nearDuplicates: nearFacts(extra.duplicates ?? []),
           nothingToMove: clipOrNull(plan.agents.nothingToMove, 2000),
@@ -328,7 +331,10 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   const ops = f.truncated?.counts.operations ?? f.operations.length;
   if (ops > MAX_TEXT_ITEMS) lines.push(`  … and ${ops - MAX_TEXT_ITEMS} more: resource ${PLAN_RESOURCE} and ${f.planFile} have them all.`);
   if (!f.operations.length) lines.push('  none');
-  const copies = f.agents?.conversions.length ? "; each converted rule is a verbatim copy of its source's rule text, and the source stays as it is" : '';
+  const copies = [
+    f.agents?.conversions.length ? "; each converted rule is a verbatim copy of its source's rule text, and the source stays as it is" : '',
+    ...(f.agents?.pointers ?? []).map((p) => `; the ${p.copies} rule(s) taken out of ${t(p.file)} are byte-for-byte in the file it now imports (${t(p.pointer)})`),
+  ].join('');
   lines.push(f.lossless.ok ? `Lossless check passed: every source byte lands in exactly one output, in order${copies}.` : 'Lossless check FAILED.');
   lines.push(...loadsText(f));
   // An empty plan has nothing to approve: the next step is a person's decision, not approval.
@@ -358,13 +364,18 @@ function sharedRulesText(f: PlanFacts): string[] {
   if (s.ask) {
     return [
       '',
-      `${s.duplicates} rule(s) are written both in Copilot's files and in AGENTS.md, CLAUDE.md or GEMINI.md. One source of truth is the person's choice. ${t(s.how)}`,
+      `${s.duplicates} rule(s) are written both in Copilot's files and in AGENTS.md, CLAUDE.md or GEMINI.md (${s.actionable} with a copy in CLAUDE.md or GEMINI.md, which can import the other file). One source of truth is the person's choice. ${t(s.how)}`,
       `Question (word for word): ${t(s.question)}`,
       `Answers: ${s.answers.map((a) => `"${t(a.answer)}" → override ${JSON.stringify(a.override)}: ${t(a.means)}`).join('; ')}.`,
     ];
   }
+  const notes = s.notes.map((x) => `  ${t(x)}`);
+  if (s.choice === null && !notes.length) {
+    return ['', `${s.duplicates} rule(s) are written both in Copilot's files and in AGENTS.md; neither has a documented import form, so both keep them (the figure above counts what that costs), and there is nothing to choose.`];
+  }
+  if (s.choice === null) return ['', 'Shared rules: pointer overrides, per file:', ...notes];
   const from = s.from === 'override' ? 'an override' : `the answer saved in ${t(s.from ?? '')}`;
-  return ['', `Shared rules: ${s.choice === 'keep' ? 'every copy stays as it is' : `${s.choice === 'copilot' ? "Copilot's repository-wide file" : 'AGENTS.md'} holds them`} (chosen by ${from}).`, ...s.notes.map((x) => `  ${t(x)}`)];
+  return ['', `Shared rules: ${s.choice === 'keep' ? 'every copy stays as it is' : `${s.choice === 'copilot' ? "Copilot's repository-wide file" : 'AGENTS.md'} holds them`} (chosen by ${from}).`, ...notes];
 }
 
 const n = (v: number) => v.toLocaleString('en-US');

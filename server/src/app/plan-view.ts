@@ -47,10 +47,11 @@ export function planViewData(plan: Plan, snapshot: Pick<Snapshot, 'files' | 'fil
 /**
  * The whole view of stored plan `planId`: read (io/plans.ts checks its id and SHA-256), made
  * again from the workspace as it is now (PLAN_STALE when a source changed, PLAN_NOT_DERIVABLE
- * when this tool would not make it), then every line of it. Reads only.
+ * when this tool would not make it), then every line of it, and its risk reasons (propose's
+ * facts cut each at 300 characters). Reads only.
  */
-export async function wholePlanView(root: string, planId: string): Promise<{ planId: string; sha256: string; planView: PlanViewData }> {
+export async function wholePlanView(root: string, planId: string): Promise<{ planId: string; sha256: string; riskReasons: string[]; planView: PlanViewData }> {
   const [{ loadPlan }, { rederive }] = await Promise.all([import('../io/plans.js'), import('./rederive.js')]);
   const { plan, snapshot } = await rederive(root, await loadPlan(root, planId));
-  return { planId: plan.planId, sha256: plan.sha256, planView: planViewData(plan, snapshot, { whole: true }) };
+  return { planId: plan.planId, sha256: plan.sha256, riskReasons: plan.riskReasons.map(text), planView: planViewData(plan, snapshot, { whole: true }) };
 }

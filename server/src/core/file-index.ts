@@ -140,6 +140,20 @@ export class FileIndex {
     return this.names.get(name) ?? [];
   }
 
+  /**
+   * Directories, shallowest first, whose last segment (normName), or the last dotted part of it
+   * (`Company.Product.Common` is also `common`, `dotted` true), passes `like`.
+   */
+  dirsNamedLike(like: (seg: string, dotted: boolean) => boolean): string[] {
+    const out: string[] = [];
+    for (const d of this.dirs.keys()) {
+      const seg = d.slice(d.lastIndexOf('/') + 1);
+      const dot = seg.lastIndexOf('.');
+      if (like(normName(seg), false) || (dot > 0 && like(normName(seg.slice(dot + 1)), true))) out.push(d);
+    }
+    return out.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+  }
+
   /** Whether `name` is a file at the root of the tree. */
   isRootFile(name: string): boolean {
     return this.rootFiles.has(name);

@@ -20,10 +20,13 @@
  * Files are checked through a FileIndex built once per plan (file-index.ts); the words of the
  * text are found by keywords.ts. topicOf names the file a scope goes to (plan.ts groups by it).
  */
-import type { ScopeResult } from './types.js';
+import type { ScopeBasis, ScopeResult } from './types.js';
 import { type FileIndex, depth, normName } from './file-index.js';
-import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
+import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, GENERAL_SUFFIX_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
 import { scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
+
+/** Words of a heading that say whose rules, not what they are about. */
+const QUALIFIER_RE = /(?<![\p{L}\p{N}_])(?:project|repository|repo)(?![\p{L}\p{N}_])/giu;
 
 /** When the heading names the topic, the body only adds evidence and hints: its start is enough. */
 const HIT_SCAN_CAP = 8 * 1024;
@@ -61,14 +64,14 @@ function repoWide(evidence: string[]): ScopeResult {
   return { applyTo: null, evidence };
 }
 
-function finish(idx: FileIndex, signal: string[], globs: readonly string[], what: string): ScopeResult {
+function finish(idx: FileIndex, signal: string[], globs: readonly string[], what: string, basis: ScopeBasis): ScopeResult {
   const kept = keepExisting(idx, globs);
   if (kept.globs.length === 0) {
     const tried = globs.length ? `: no file matches ${[...new Set(globs)].slice(0, 6).join(', ')}` : '';
     return repoWide([...signal, `no scope: ${what}${tried}`]);
   }
   if (kept.globs.some((g) => EVERYWHERE.has(g))) return repoWide([...signal, 'no scope: "**" applies everywhere']);
-  return { applyTo: kept.globs, evidence: [...signal, ...kept.evidence] };
+  return { applyTo: kept.globs, evidence: [...signal, ...kept.evidence], basis };
 }
 
 /** Folder names that hold tests. */
@@ -109,8 +112,10 @@ function headingWork(title: string): HeadingWork {
   const hits: number[] = [];
   const needsBody: number[] = [];
   let strongHit = false;
+  const whole = title.toLowerCase();
   TOPICS.forEach((t, i) => {
-    if (t.heading.test(title)) {
+    // A heading that is only a language's name names it in any case (`# go`, a file's name).
+    if (t.heading.test(title) || (t.language && whole === t.name.toLowerCase())) {
       hits.push(i);
       strongHit = true;
     } else if (t.headingWeak?.test(title)) hits.push(i);
@@ -149,7 +154,7 @@ export function inferScope(section: { title: string; kind: string }, input: stri
 
   // 0. The heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`).
   const rootFile = headingRootFile(idx, title);
-  if (rootFile) return finish(idx, [`${label} ${quote(title)} names ${rootFile}`], [rootFile], 'a root file');
+  if (rootFile) return finish(idx, [`${label} ${quote(title)} names ${rootFile}`], [rootFile], 'a root file', 'heading');
 
   // 1. Heading names topics of the taxonomy.
   const hits = [...heading.hits];
@@ -161,7 +166,8 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   const body = (): TextScan => sectionText.scan(strongHit ? HIT_SCAN_CAP : SCAN_CAP);
   for (const i of needsBody) if ((body().scores.get(i)?.score ?? 0) >= W_SECONDARY) hits.push(i);
   hits.sort((a, b) => a - b);
-  if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title)) {
+  // "Project" and "repository" only say whose rules ("Project documentation guidelines"): no veto.
+  if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title.replace(QUALIFIER_RE, ' '))) {
     return repoWide([`no scope: the ${label} ${quote(title)} is about how to work more than about files`]);
   }
   // The heading names what the section is about and the body writes where it is (`transx`
@@ -169,18 +175,18 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   // the heading has. Path evidence outranks a topic the heading names ("python" whose body works
   // in `python/`, the bindings of a Rust project, is about that folder, not every .py file).
   const agreed = foldersHeadingAndBodyName(idx, title, body().mentions);
-  if (agreed.length) return finish(idx, agreed.map((a) => `${label} ${quote(title)} names ${a.word} and the body writes ${quote(a.raw)}`), agreed.map((a) => a.glob), 'directory');
+  if (agreed.length) return finish(idx, agreed.map((a) => `${label} ${quote(title)} names ${a.word} and the body writes ${quote(a.raw)}`), agreed.map((a) => a.glob), 'directory', 'heading');
   if (hits.length) return fromHeading(title, label, hits, body(), head, idx);
 
   // 2. Paths named by the heading, then by the body. Path evidence outranks generic heading
   // words ("Billing API patterns" and src/billing_api/); such words only ask for more of it.
   const headPaths = pathSignal(idx, head.mentions, `${label} names`);
-  if (headPaths.globs.length && !headPaths.overview) return finish(idx, headPaths.evidence, headPaths.globs, 'paths in the heading');
+  if (headPaths.globs.length && !headPaths.overview) return finish(idx, headPaths.evidence, headPaths.globs, 'paths in the heading', 'heading');
 
   const general = GENERAL_RE.test(title);
   const named = headingDirectories(idx, title);
   if (named.length) {
-    return finish(idx, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory');
+    return finish(idx, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory', 'heading-word');
   }
 
   const bodyPaths = pathSignal(idx, body().mentions, 'mentions');
@@ -194,9 +200,13 @@ export function inferScope(section: { title: string; kind: string }, input: stri
     const share = general ? lineShare(text, bodyPaths.raws) : 1;
     if (share >= MIN_PATH_SHARE || (!howToWork && bodyPaths.repeated && share >= MIN_REPEATED_PATH_SHARE)) {
       if (general) bodyPaths.evidence.push(`${Math.round(share * 100)} % of its lines name these paths`);
-      return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths');
+      return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths', 'body-paths');
     }
   }
+  // The heading names by a word a folder of the source (`Command module standards` and
+  // `src/pkg/commands/`, `Common Library` and `Src/Company.Product.Common/`): that folder.
+  const concept = conceptFolder(idx, title, head, body());
+  if (concept) return finish(idx, concept.evidence, concept.globs, 'directory', 'heading-word');
   if (general) return repoWide([`no scope: general section (${label} ${quote(title)})`]);
 
   // 3. The language of the section's code fences: its examples say which files it is about.
@@ -232,7 +242,7 @@ function fenceLanguage(body: TextScan, idx: FileIndex): ScopeResult | null {
   if (e.n < 2) return null;
   // The widest topic of the family the fences name (```ts and ```tsx together are TypeScript).
   const topic = [...e.topics].map((i) => TOPICS[i]!).sort((a, b) => b.globs.length - a.globs.length)[0]!;
-  const r = finish(idx, [`its code examples are ${family} (${e.keys.join(', ')})`], topic.globs, `${family} files`);
+  const r = finish(idx, [`its code examples are ${family} (${e.keys.join(', ')})`], topic.globs, `${family} files`, 'fences');
   return r.applyTo ? r : null;
 }
 
@@ -251,7 +261,8 @@ function lineShare(text: string, raws: readonly string[]): number {
 /**
  * The existing paths a text names, as globs with evidence. When some are named more than once,
  * only those count: the folders a section is about beat the ones it mentions in passing. A bare
- * file name (`plugin_api.py`) counts only when named twice and unique in the workspace.
+ * file name (`plugin_api.py`) counts only when named twice and unique in the workspace, and
+ * stands for the folder it sits in (a root file for itself).
  */
 function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string): Kept & { overview: boolean; raws: string[]; repeated: boolean } {
   const found: Array<{ glob: string; raw: string; count: number; line: string }> = [];
@@ -264,8 +275,12 @@ function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string)
     } else if (m.kind === 'file') {
       const f = m.count >= 2 ? idx.resolveFile(m.value) : null;
       if (!f) continue;
-      glob = f;
-      line = ` (file ${f} exists)`;
+      // A file named by its name (`ExcelTools.cs`, `base.html`) stands for the folder it sits in:
+      // the section speaks of that folder's files, not of the one it happens to name. A root
+      // file (`pyproject.toml`) is itself.
+      const dir = f.includes('/') ? `${f.slice(0, f.lastIndexOf('/'))}/**` : null;
+      glob = dir && !idx.coversAlmostAll(idx.stat(dir).count) ? dir : f;
+      line = glob === f ? ` (file ${f} exists)` : ` (file ${f} exists, in ${dir!.slice(0, -2)})`;
     } else {
       const g = idx.resolveDir(m.value);
       if (!g) continue;
@@ -344,6 +359,52 @@ function foldersHeadingAndBodyName(idx: FileIndex, title: string, mentions: read
     }
   }
   return out.length <= 2 ? out : [];
+}
+
+/** Headings that name the assistant or the document, not a part of the code ("KubeTopo — Copilot instructions"). */
+const ASSISTANT_RE = /copilot|assistant|\bagents?\b|\bai\b/i;
+/** Words that are adjectives in a heading ("Common Patterns"), a folder's name only as a .NET project's part (`Product.Common`). */
+const CONCEPT_ADJECTIVES = new Set(['common', 'shared', 'integration', 'general', 'custom', 'basic', 'advanced']);
+/** Documentation folders hold pages about a concept, not its code. */
+const DOCS_DIR_RE = /^(?:docs?|documentation)$/i;
+
+/** A folder a heading names as a concept sits at most this many slashes deep (`src/pkg/commands`). */
+const MAX_CONCEPT_DIR_DEPTH = 2;
+
+/**
+ * A folder a heading word names as a concept (`Command` for `commands/`, `Common` for the .NET
+ * project `Src/Company.Product.Common/`): the word (not generic, not filler, four letters or
+ * more) is the folder's name, its singular or plural, or the last dotted part of its name.
+ * Exactly one word of the heading must name folders, all at most two levels down. One folder:
+ * that folder; several of one name: every folder of that name (`**\/commands/**`), the section's
+ * language files in them when it has one.
+ */
+function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: TextScan): { globs: string[]; evidence: string[] } | null {
+  if (!GENERAL_SUFFIX_RE.test(title) || ASSISTANT_RE.test(title) || CROSS_CUTTING_RE.test(title)) return null;
+  const words = title
+    .split(/[^\p{L}\p{N}_-]+/u)
+    .filter((w) => (w.length >= 4 || /^[A-Z]{3}$/.test(w)) && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w))
+    .map((w) => normName(w));
+  const found: Array<{ word: string; dirs: string[] }> = [];
+  for (const w of new Set(words)) {
+    // A three-letter acronym (`GUI`) names only a .NET project part of that exact name (`Product.Gui`).
+    const like = (seg: string, dotted: boolean): boolean => (w.length < 4 ? dotted && seg === w : sameName(w, seg) && (dotted || !CONCEPT_ADJECTIVES.has(w)));
+    const dirs = idx.dirsNamedLike(like).filter((d) => depth(d) <= MAX_CONCEPT_DIR_DEPTH && !d.split('/').some((x) => x.startsWith('.') || DOCS_DIR_RE.test(x)));
+    if (dirs.length) found.push({ word: w, dirs });
+  }
+  if (found.length !== 1) return null;
+  const { word, dirs } = found[0]!;
+  const names = new Set(dirs.map((d) => d.slice(d.lastIndexOf('/') + 1)));
+  let globs: string[];
+  if (dirs.length === 1) globs = [`${dirs[0]}/**`];
+  else if (names.size === 1) {
+    const name = [...names][0]!;
+    const lang = sectionLanguage(head, body);
+    const exts = lang ? (TOPICS.find((t) => t.language && t.family === lang)?.globs ?? []).map((g) => /^\*\*\/\*(\.[\w]+)$/.exec(g)?.[1]).filter((x): x is string => !!x) : [];
+    globs = exts.length ? exts.map((e) => `**/${name}/**/*${e}`) : [`**/${name}/**`];
+  } else return null;
+  if (globs.some((g) => idx.coversAlmostAll(idx.stat(g).count))) return null;
+  return { globs, evidence: [`heading ${quote(title)} names ${word} as a concept: ${dirs.slice(0, 3).map((d) => `${d}/`).join(', ')}${dirs.length > 3 ? ', ...' : ''}`] };
 }
 
 /** A folder a heading names by its name alone sits at most this many slashes deep (`src/pkg/azure_api`). */
@@ -472,7 +533,7 @@ function fromHeading(
     const variant = t.variants?.find(([re]) => re.test(title));
     globs.push(...(variant ? variant[1] : t.globs));
   }
-  return finish(idx, signal, globs, `no file matches what the ${label} names`);
+  return finish(idx, signal, globs, `no file matches what the ${label} names`, 'topic');
 }
 
 /** The language family a text clearly is about (keyword and fence scores of language topics), or null. */
@@ -520,7 +581,7 @@ function fromBody(body: TextScan, idx: FileIndex): ScopeResult {
       globs.push(...testFolder(idx, testGlobs(fams).filter((g) => idx.matches(g)), signal));
     } else globs.push(...t.globs);
   }
-  return finish(idx, signal, globs, 'keywords');
+  return finish(idx, signal, globs, 'keywords', 'keywords');
 }
 
 /** A scope a person could choose for a section kept repository-wide, with why. */

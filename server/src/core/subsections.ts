@@ -3,8 +3,11 @@
  * `### storage` and a `### sync` part, each about its own folder) moves the parts, not the
  * chapter: when a top-level section is large and its subsections have different confident
  * scopes, its intro (heading and text before the first subsection) and each subsection become
- * sections of their own. A subsection without a scope of its own takes the intro's (it sits
- * under that heading); when every part ends up with the same scope the section stays whole.
+ * sections of their own. A subsection's own scope comes from its heading or its code (fences,
+ * keywords), never from paths its body names in passing or a folder named by a heading word
+ * alone, and a "Testing" or "Documentation" part of a chapter with a scope stays with it; a
+ * subsection without a scope of its own takes the intro's (it sits under that heading); when
+ * every part ends up with the same scope the section stays whole.
  * Two kinds of large section stay whole even so: one whose heading is about the project as a
  * whole (a "Project structure" map names folders to orient, not to give them rules), and one
  * with a scope of its own whose parts would mostly lose it (a plugin chapter with a testing
@@ -16,7 +19,7 @@
  */
 import type { Heading, ScopeResult, Section } from './types.js';
 import { slugify } from './slug.js';
-import { GENERAL_CORE_RE } from './taxonomy.js';
+import { GENERAL_CORE_RE, TOPICS } from './taxonomy.js';
 
 /** A top-level section is split only from this many characters on. */
 const SPLIT_FROM_CHARS = 2000;
@@ -38,6 +41,24 @@ export interface Unit {
   /** The inference already made for a part (null: not inferred yet). */
   scope: ScopeResult | null;
 }
+
+/** Evidence that does not take a part out of its chapter, and why. */
+const NOT_OWN: Partial<Record<NonNullable<ScopeResult['basis']>, string>> = {
+  // A part naming a folder in passing ("value converters live in `Converters/`") is still a rule of its chapter.
+  'body-paths': 'paths its body names',
+  // A subsection heading's word is a concept more often than a folder ("Design Principles" is not `Doc/Design/`).
+  'heading-word': 'a folder its heading names by a word alone',
+};
+
+/** The scope a part takes out of its chapter: one its own heading (a topic, a path, a file, a folder its body writes too) or its code gives. */
+function ownScope(own: ScopeResult): ScopeResult {
+  const why = own.applyTo !== null && own.basis ? NOT_OWN[own.basis] : undefined;
+  return why ? { applyTo: null, evidence: [...own.evidence, `no scope of its own: ${why} does not take a part out of its chapter`] } : own;
+}
+
+const topicRe = (id: string, key: 'headingWeak' | 'headingNeedsBody'): RegExp => TOPICS.find((t) => t.id === id)![key]!;
+/** A heading that names tests or documentation by the plain word ("Testing requirements", "Documentation"). */
+const TESTS_OR_DOCS = [topicRe('tests', 'headingWeak'), topicRe('docs', 'headingNeedsBody')];
 
 function sameScope(a: ScopeResult, b: ScopeResult): boolean {
   return (a.applyTo ?? []).join(',') === (b.applyTo ?? []).join(',');
@@ -86,8 +107,15 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
 
   const intro = infer(sections[0]!);
   const scopes: ScopeResult[] = [intro];
+  let wholeScope: ScopeResult | undefined;
+  const whole = (): ScopeResult => (wholeScope ??= infer(section));
   for (const s of sections.slice(1)) {
-    const own = infer(s);
+    let own = ownScope(infer(s));
+    // A chapter's own "Testing" or "Documentation" part is about testing or documenting what the
+    // chapter is about (".NET development" > "Testing requirements"): it stays with a chapter that has a scope.
+    if (own.applyTo !== null && own.basis === 'topic' && TESTS_OR_DOCS.some((re) => re.test(s.title)) && whole().applyTo !== null) {
+      own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: tests or documentation of what ${JSON.stringify(section.title)} is about`] };
+    }
     scopes.push(
       own.applyTo !== null || intro.applyTo === null
         ? own
@@ -95,10 +123,9 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
     );
   }
   if (scopes.every((s) => sameScope(s, intro))) return null;
-  const whole = infer(section);
-  if (whole.applyTo !== null) {
+  if (whole().applyTo !== null) {
     const unscoped = sections.reduce((n, s, i) => n + (scopes[i]!.applyTo === null ? s.ranges[0]!.end - s.ranges[0]!.start : 0), 0);
-    if (unscoped > (end - start) * MAX_UNSCOPED_SHARE) return [{ section, parent: null, scope: whole }];
+    if (unscoped > (end - start) * MAX_UNSCOPED_SHARE) return [{ section, parent: null, scope: whole() }];
   }
   const why = `split from ${JSON.stringify(section.title)} (${text.length} characters): its subsections have different scopes`;
   return sections.map((s, i) => ({ section: s, parent, scope: { applyTo: scopes[i]!.applyTo, evidence: [why, ...scopes[i]!.evidence] } }));

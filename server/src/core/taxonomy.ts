@@ -376,7 +376,7 @@ export const GENERAL_CORE_RE = words(
   'reviews?', 'security', 'performance', 'naming', 'formatting', 'errors?', 'error handling', 'logging', 'dependencies', 'license', 'contributing',
   'faq', 'glossary', 'terminology', 'tasks?', 'language', 'code style', 'quality', 'scope', 'basics', 'misc', 'miscellaneous', 'other',
 );
-const GENERAL_SUFFIX_RE = words(
+export const GENERAL_SUFFIX_RE = words(
   'rules', 'guidelines', 'conventions', 'best practices', 'standards', 'coding standards', 'checklist', 'notes?', 'instructions', 'tips',
   'patterns?', 'recommendations', 'important', 'critical', 'must', 'always', 'never', 'do not', "don'?t",
 );

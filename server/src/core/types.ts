@@ -133,9 +133,19 @@ export interface Analysis {
   agents?: AgentInventory;
 }
 
+/**
+ * What decided a scope: a topic the heading names (taxonomy.ts), a path, root file or folder the
+ * heading names (a folder by a word the body also writes as a path), a folder named by a heading
+ * word alone, paths the body names, the code fences, or body keywords. subsections.ts lets only
+ * some of them take a part out of its chapter.
+ */
+export type ScopeBasis = 'topic' | 'heading' | 'heading-word' | 'body-paths' | 'fences' | 'keywords';
+
 export interface ScopeResult {
   /** Globs for applyTo, or null when no confident scope (the section stays repository-wide). */
   applyTo: string[] | null;
   /** Human-readable evidence, e.g. `heading "TypeScript"`, `src/orders.ts exists`. */
   evidence: string[];
+  /** What decided the globs (inference only; absent when applyTo is null or for a scope another section gave). */
+  basis?: ScopeBasis;
 }

@@ -3,7 +3,14 @@
  * and script, no network. Imported only when the resource is read, so `serve` does not load it
  * at start.
  */
-/* The page. Data reaches the DOM through textContent only; no innerHTML, no URL, no tool call. */
+
+/*
+ * The page. Data reaches the DOM through textContent only; no innerHTML, no URL. It renders
+ * propose's result, then, where the host proxies tool calls (hostCapabilities.serverTools),
+ * calls one tool, the read-only onboarding_plan_view (mcp/plan-view.ts PLAN_VIEW_DATA_TOOL,
+ * written out: importing it would split mcp/plan-view.ts into a chunk of its own that `serve`
+ * loads at start; test/e2e/plan-view.test.ts checks the name), for the whole plan.
+ */
 export const PLAN_VIEW_HTML = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'">
@@ -29,7 +36,7 @@ ul{margin:4px 0;padding-left:20px}
 <body><main>
 <h1 id="title">Plan view</h1>
 <div id="hash" class="muted">Waiting for the result of onboarding_propose…</div>
-<div id="summary"></div>
+<div id="summary"></div><div id="whole" class="muted"></div>
 <h2 id="loads-h" hidden>What loads where</h2><div id="loads"></div>
 <h2 id="files-h" hidden>Files</h2><div id="files"></div>
 <h2 id="repo-h" hidden>Stays repository-wide</h2><ul id="repo"></ul>
@@ -52,7 +59,7 @@ function theme(ctx){
 }
 function n(x){return Math.round(Number(x)).toLocaleString("en");}
 function clear(n){while(n.firstChild)n.removeChild(n.firstChild);}
-function render(sc){
+function render(sc,whole){
   if(!sc||typeof sc.planId!=="string")return;
   document.getElementById("title").textContent="Plan "+sc.planId;
   var h=document.getElementById("hash");h.className="mono";
@@ -69,7 +76,9 @@ function render(sc){
     (L.surfaces||[]).forEach(function(x){ul.appendChild(el("li",x.name+": per file, mean "+n(x.before.mean)+" \u2192 "+n(x.after.mean)+", p90 "+n(x.before.p90)+" \u2192 "+n(x.after.p90)+", max "+n(x.before.max)+" \u2192 "+n(x.after.max)+" characters ("+n(x.after.files)+" files)."));});
     lo.appendChild(ul);
   }
-  var v=sc.planView||{files:[],repoWide:[]};
+  view(sc.planView||{files:[],repoWide:[]},whole);
+}
+function view(v,whole){
   var f=document.getElementById("files");clear(f);
   document.getElementById("files-h").hidden=false;
   document.getElementById("files-h").textContent="Files ("+v.files.length+")";
@@ -93,7 +102,7 @@ function render(sc){
   document.getElementById("diff-h").hidden=!D;dd.hidden=!D;
   if(D){
     document.getElementById("diff-h").textContent=D.path+" before \u2192 after";
-    ds.textContent=n(D.before.lines)+" \u2192 "+n(D.after.lines)+" lines, "+n(D.before.chars)+" \u2192 "+n(D.after.chars)+" characters. - moves to the file named, + is new, unchanged runs are shortened.";
+    ds.textContent=n(D.before.lines)+" \u2192 "+n(D.after.lines)+" lines, "+n(D.before.chars)+" \u2192 "+n(D.after.chars)+" characters. - moves to the file named, + is new"+(whole?"; every line is shown.":", unchanged runs are shortened.");
     var prev=null;
     D.rows.forEach(function(x){
       if(x.op==="-"&&x.to!==prev&&x.to)dd.appendChild(el("div","\u2192 "+x.to,"to"));
@@ -102,18 +111,33 @@ function render(sc){
     });
   }
 }
-var initId=1,watching=false;
+var initId=1,dataId=1,watching=false,caps={},shown=null;
+function note(t){document.getElementById("whole").textContent=t;}
+function whole(sc){
+  if(!sc||typeof sc.planId!=="string")return;
+  shown=sc;
+  if(!caps.serverTools)return note("This host does not let the view load the whole plan: the diff below is shortened; every moved line is whole in its destination file.");
+  note("Loading the whole plan\u2026");
+  post({id:++dataId,method:"tools/call",params:{name:"onboarding_plan_view",arguments:{planId:sc.planId}}});
+}
+function got(m){
+  var r=m.result,d=r&&r.structuredContent;
+  if(!m.error&&r&&!r.isError&&d&&d.planView&&d.planId===shown.planId&&d.sha256===shown.sha256){render(Object.assign({},shown,{riskReasons:d.riskReasons,planView:d.planView}),true);return note("The whole plan: every file and every line of the diff.");}
+  var why=m.error?m.error.message:r&&r.content&&r.content[0]&&r.content[0].text;
+  note("The whole plan could not be loaded ("+String(why||"another plan").slice(0,500)+"); below, the shortened form from the propose result.");
+}
 window.addEventListener("message",function(ev){
   if(ev.source!==window.parent)return;
   var m=ev.data;if(!m||m.jsonrpc!=="2.0")return;
   if(m.id===initId&&!m.method){
     if(watching)return;watching=true;
-    if(m.result)theme(m.result.hostContext);
+    if(m.result){theme(m.result.hostContext);caps=m.result.hostCapabilities||{};}
     post({method:"ui/notifications/initialized",params:{}});
     watchSize();
     return;
   }
-  if(m.method==="ui/notifications/tool-result")render(m.params&&m.params.structuredContent);
+  if(m.id===dataId&&dataId>initId&&!m.method&&shown)return got(m);
+  if(m.method==="ui/notifications/tool-result"){var sc=m.params&&m.params.structuredContent;render(sc,false);whole(sc);}
   else if(m.method==="ui/notifications/host-context-changed")theme(m.params);
   else if(m.method&&m.id!=null){
     if(m.method==="ping"||m.method==="ui/resource-teardown")post({id:m.id,result:{}});

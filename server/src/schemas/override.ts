@@ -45,8 +45,7 @@ export type PointerOverride = z.infer<typeof PointerOverrideSchema>;
  * every copy stays as it is.
  */
 export const SharedRulesOverrideSchema = z.object({ sharedRules: z.enum(['AGENTS.md', 'copilot', 'keep']) }).strict();
-export type SharedRulesOverride = z.infer<typeof SharedRulesOverrideSchema>;
-export type SharedRulesChoice = SharedRulesOverride['sharedRules'];
+export type SharedRulesChoice = z.infer<typeof SharedRulesOverrideSchema>['sharedRules'];
 
 export const AnyOverrideSchema = z.union([OverrideSchema, PointerOverrideSchema, SharedRulesOverrideSchema]);
 export type AnyOverride = z.infer<typeof AnyOverrideSchema>;

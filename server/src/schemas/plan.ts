@@ -62,7 +62,6 @@ export {
   type Override,
   type PointerOverride,
   type SharedRulesChoice,
-  type SharedRulesOverride,
 } from './override.js';
 
 const PlanBodySchema = z.object({

@@ -123,10 +123,11 @@ export function checkPointers(plan: Pick<PlanBody, 'operations' | 'lossless'> & 
       if (`@${cp.sameAs.path}` !== r.pointer) errors.push(`${r.file} imports ${r.pointer}, not ${cp.sameAs.path}, so it would not read the copy in ${cp.sameAs.path}`);
       if (op?.op === 'delete') errors.push(`${cp.sameAs.path} is deleted by the plan, so it cannot hold ${r.file}'s rules`);
       const other = op ? outputs.get(cp.sameAs.path) : sources.get(cp.sameAs.path);
-      if (!other || !Buffer.from(src).subarray(cp.start, cp.end).equals(Buffer.from(other).subarray(cp.sameAs.start, cp.sameAs.end))) errors.push(`${r.file} bytes ${cp.start}-${cp.end} are not a copy of ${cp.sameAs.path} bytes ${cp.sameAs.start}-${cp.sameAs.end}`);
+      if (!other || !Buffer.from(src).subarray(cp.start, cp.end).equals(Buffer.from(other).subarray(cp.sameAs.start, cp.sameAs.end))) errors.push(`${r.file} bytes ${cp.start}-${cp.end} are not a copy of ${cp.sameAs.path} bytes ${cp.sameAs.start}-${cp.sameAs.end}`); // safety: pointer-copy-in-target
     }
     const out = outputs.get(r.file);
-    if (!out || !Buffer.from(out).toString('utf8').split(/\r\n|\n|\r/).includes(r.pointer)) errors.push(`${r.file} does not import ${r.pointer}: its agent would lose the rules taken out`);
+    if (!out || !Buffer.from(out).toString('utf8').split(/\r\n|\n|\r/).includes(r.pointer)) errors.push( // safety: pointer-import-line
+      `${r.file} does not import ${r.pointer}: its agent would lose the rules taken out`);
   }
   return errors;
 }

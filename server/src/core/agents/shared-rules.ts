@@ -29,7 +29,7 @@ export const SHARED_RULES_QUESTION =
   '"Copilot" (CLAUDE.md and GEMINI.md import .github/copilot-instructions.md instead of repeating its rules; AGENTS.md keeps its copies, because it has no import), ' +
   'or "keep" (every copy stays as it is).';
 
-export const SHARED_RULES_ANSWERS: ReadonlyArray<{ answer: string; choice: SharedRulesChoice; means: string }> = [
+const SHARED_RULES_ANSWERS: ReadonlyArray<{ answer: string; choice: SharedRulesChoice; means: string }> = [
   { answer: 'AGENTS.md', choice: 'AGENTS.md', means: "CLAUDE.md and GEMINI.md import @AGENTS.md in place of their byte-for-byte copies of its rules; Copilot's files and AGENTS.md stay as they are" },
   { answer: 'Copilot', choice: 'copilot', means: `CLAUDE.md and GEMINI.md import @${REPO_WIDE_PATH} in place of their byte-for-byte copies of its rules; AGENTS.md stays as it is (it has no import form)` },
   { answer: 'keep', choice: 'keep', means: 'every copy stays as it is' },
@@ -74,7 +74,7 @@ export function withSharedRulesAnswer(overrides: readonly AnyOverride[], stored:
   if (!stored) return [...overrides];
   const choice = parseSharedRulesAnswer(stored.answer);
   const said = JSON.stringify(stored.answer.slice(0, 200));
-  if (choice === null) {
+  if (choice === null) { // safety: shared-answer-known
     throw invalid(
       `The answer ${said} saved in ${stored.file} to the shared-rules question is not one of ${ANSWERS_TEXT}; no plan was made.`,
       'Ask the question again with question_ask (the newest answer counts), or edit or remove that file.',
@@ -130,7 +130,8 @@ export function resolveSharedRules(all: readonly AnyOverride[]): { choice: Share
   }
   for (const [file, pointer] of explicit) {
     if (choice === 'keep') throw invalid(`The override {"file":"${file}","pointer":"${pointer}"} contradicts {"sharedRules":"keep"} (every copy stays as it is).`, 'Drop one of them.');
-    if (choice !== null && POINTER[choice] !== pointer) throw invalid(`The override {"file":"${file}","pointer":"${pointer}"} contradicts {"sharedRules":"${choice}"}, which points it to ${POINTER[choice]}.`, 'Drop one of them.');
+    if (choice !== null && POINTER[choice] !== pointer) throw invalid( // safety: shared-pointer-agrees
+      `The override {"file":"${file}","pointer":"${pointer}"} contradicts {"sharedRules":"${choice}"}, which points it to ${POINTER[choice]}.`, 'Drop one of them.');
   }
   const pointers = new Map(explicit);
   if (choice !== null && choice !== 'keep') for (const f of POINTED_FILES) if (!pointers.has(f)) pointers.set(f, POINTER[choice]);
@@ -142,10 +143,20 @@ export function resolveSharedRules(all: readonly AnyOverride[]): { choice: Share
 const ROOT_AGENT_FILES = new Set(['agents-md', 'claude-md', 'gemini-md']);
 const isCopilot = (f: string) => f === 'copilot-repo' || f === 'copilot-path';
 
-/** Exact duplicates between two of: Copilot's files, the root AGENTS.md, CLAUDE.md, GEMINI.md (the rules the choice is about). */
-export function sharedDuplicates(inv: AgentInventory): number {
+/**
+ * Exact duplicates between two of: Copilot's files, the root AGENTS.md, CLAUDE.md, GEMINI.md (the
+ * rules the choice is about); `actionable`: those a choice can act on, with a copy in CLAUDE.md or
+ * GEMINI.md (the files with an import form) and one in AGENTS.md or Copilot's files.
+ */
+function sharedDuplicates(inv: AgentInventory): { all: number; actionable: number } {
   const group = new Map(inv.sources.map((s) => [s.path, isCopilot(s.format) ? 'copilot' : ROOT_AGENT_FILES.has(s.format) && !s.path.includes('/') ? s.path : null]));
-  return inv.duplicates.filter((d) => d.kind === 'exact' && new Set(d.occurrences.map((o) => group.get(o.path)).filter((g) => g)).size >= 2).length;
+  const shared = inv.duplicates.filter((d) => d.kind === 'exact' && new Set(d.occurrences.map((o) => group.get(o.path)).filter((g) => g)).size >= 2);
+  const groups = (d: (typeof shared)[number]) => new Set(d.occurrences.map((o) => group.get(o.path)));
+  const actionable = shared.filter((d) => {
+    const g = groups(d);
+    return (g.has('CLAUDE.md') || g.has('GEMINI.md')) && (g.has('AGENTS.md') || g.has('copilot'));
+  });
+  return { all: shared.length, actionable: actionable.length };
 }
 
 /** Exact duplicates that one file shares with any of `others` (paths, or 'copilot' for Copilot's files). */
@@ -162,7 +173,9 @@ export interface SharedRulesAsk {
   from: string | null;
   /** Rules (exact duplicates) shared between Copilot's files and AGENTS.md, CLAUDE.md or GEMINI.md at the root. */
   duplicates: number;
-  /** True when the agent should ask: shared rules exist and nobody has chosen. */
+  /** Of those, the ones a choice can act on (a copy in CLAUDE.md or GEMINI.md, another in AGENTS.md or Copilot's files). */
+  actionable: number;
+  /** True when the agent should ask: a choice would change a file and nobody has chosen (no sharedRules override, saved answer or per-file pointer). */
   ask: boolean;
   question: string;
   answers: Array<{ answer: string; override: { sharedRules: SharedRulesChoice }; means: string }>;
@@ -173,12 +186,13 @@ export interface SharedRulesAsk {
 export function sharedRulesAsk(inv: AgentInventory, overrides: readonly AnyOverride[], stored: StoredAnswer | null): SharedRulesAsk {
   const chosen = overrides.find((o): o is { sharedRules: SharedRulesChoice } => 'sharedRules' in o)?.sharedRules ?? null;
   const fromAnswer = stored !== null && chosen !== null && parseSharedRulesAnswer(stored.answer) === chosen;
-  const duplicates = sharedDuplicates(inv);
+  const { all, actionable } = sharedDuplicates(inv);
   return {
     choice: chosen,
     from: chosen === null ? null : fromAnswer ? stored.file : 'override',
-    duplicates,
-    ask: chosen === null && duplicates > 0,
+    duplicates: all,
+    actionable,
+    ask: chosen === null && !overrides.some((o) => 'pointer' in o) && actionable > 0,
     question: SHARED_RULES_QUESTION,
     answers: SHARED_RULES_ANSWERS.map((a) => ({ answer: a.answer, override: { sharedRules: a.choice }, means: a.means })),
     how: 'Ask the human with question_ask using exactly this question. The answer is saved in .copilot-state/questions/, and the next onboarding_propose reads the newest answer to this question as the override {"sharedRules": …} (AGENTS.md → "AGENTS.md", Copilot → "copilot", keep → "keep"); or pass that override yourself. Only byte-for-byte copies are replaced by an import; no copy is deleted outright.',

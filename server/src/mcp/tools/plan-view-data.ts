@@ -23,6 +23,7 @@ const input = () => ({
 const output = () => ({
   planId: z.string(),
   sha256: z.string(),
+  riskReasons: z.array(z.string()),
   planView: planViewShape(true),
 });
 
