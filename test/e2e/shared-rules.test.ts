@@ -76,6 +76,8 @@ describe('the shared-rules choice, through question_ask', () => {
     expect(plan.operations.map((o: any) => [o.op, o.path, o.content])).toEqual([['modify', 'CLAUDE.md', expected]]);
     expect(plan.lossless.ok).toBe(true);
     expect(sc(p).sharedRules.notes.join('\n')).toContain('AGENTS.md keeps its 1 rule(s) also written in Copilot');
+    expect(sc(p).agents.pointers).toEqual([{ file: 'CLAUDE.md', pointer: '@.github/copilot-instructions.md', copies: 2 }]);
+    expect(textOf(p)).toContain('the 2 rule(s) taken out of CLAUDE.md are byte-for-byte in the file it now imports (@.github/copilot-instructions.md)');
     expect(await digest(root)).toEqual(before);
 
     expect(sc(await hh.call('onboarding_approve', {})).approved).toBe(true);

@@ -200,3 +200,34 @@ describe('one file per taxonomy topic', () => {
     expect(t[0]!.applyTo).toBe('**/*.test.ts,**/test_*.py');
   });
 });
+
+describe('excludeAgent from the heading (issue 20 §2)', () => {
+  const fm = (plan: Plan, path: string) => readFrontMatter(plan.operations.find((o) => o.path === path)!.content!);
+
+  it('a file whose every section says its rules are for code review is skipped by the coding agent', () => {
+    const { plan } = planOf('# Project\n\nBe brief.\n\n## Python review guidelines\n\n- Flag bare `except:` in Python.\n- Ask for type hints in `*.py` files.\n\n## TypeScript style\n\n- Use strict TypeScript in `*.ts` files.\n\n');
+    const review = plan.sections.find((s) => s.title === 'Python review guidelines')!;
+    expect(fm(plan, review.destination).excludeAgent).toBe('coding-agent');
+    expect(review.evidence.join('\n')).toContain('its heading says its rules are for code review only: excludeAgent "coding-agent"');
+    // The other files exclude nothing.
+    const ts = plan.sections.find((s) => s.title === 'TypeScript style')!;
+    expect(fm(plan, ts.destination).excludeAgent).toBeNull();
+  });
+
+  it('only for the coding agent: skipped by code review; a generic "AI coding agent instructions" title excludes nothing', () => {
+    const only = planOf('# Project\n\nBe brief.\n\n## Python scripts (coding agent only)\n\n- Run `ruff` on `*.py` files before pushing Python.\n\n').plan;
+    const s = only.sections.find((x) => x.title.startsWith('Python scripts'))!;
+    expect(fm(only, s.destination).excludeAgent).toBe('code-review');
+    const generic = planOf('# Project\n\nBe brief.\n\n## Python for AI coding agents\n\n- Run `ruff` on `*.py` files before pushing Python.\n\n').plan;
+    const g = generic.sections.find((x) => x.title.startsWith('Python for'))!;
+    expect(g.applyTo).toBe('**/*.py');
+    expect(fm(generic, g.destination).excludeAgent).toBeNull();
+  });
+
+  it('a review section that shares its file with other sections does not make a file of its own, and excludes nothing', () => {
+    const { plan } = planOf('# Project\n\nBe brief.\n\n## Python style\n\n- Use type hints in `*.py` files.\n\n## Python review guidelines\n\n- Flag bare `except:` in Python.\n\n');
+    const dests = new Set(plan.sections.filter((s) => s.applyTo !== null).map((s) => s.destination));
+    expect([...dests]).toEqual(['.github/instructions/python.instructions.md']);
+    expect(fm(plan, '.github/instructions/python.instructions.md').excludeAgent).toBeNull();
+  });
+});

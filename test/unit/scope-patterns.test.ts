@@ -152,12 +152,17 @@ describe('scope patterns', () => {
     expect(r.evidence.join('\n')).toContain("the section's language is rust");
   });
 
-  it('4. the folders a section is about beat a passing mention; bare file names count when repeated', () => {
+  it('4. the folders a section is about beat a passing mention; bare file names count when repeated, for their folder', () => {
     const files = ['plugin_api.py', 'plugin_manager/__init__.py', 'plugin_manager/registry.py', 'static/html/index.html', 'app.py'];
     const body = 'Plugins implement `plugin_api.py`; `plugin_manager/` installs them. Templates follow `static/html/`.\n\n- New hooks go in `plugin_api.py`.\n- `plugin_manager/` never imports a plugin eagerly.\n';
     const r = heading('Extending the app', body, files);
     expect([...(r.applyTo ?? [])].sort()).toEqual(['plugin_api.py', 'plugin_manager/**']);
     expect(r.evidence.join('\n')).toContain('×2');
+    // A file named below the root stands for its folder: the section speaks of the templates, not of one of them.
+    const tree = [...files, 'web/templates/base.html', 'web/templates/index.html', 'web/templates/about.html', 'web/static/site.css'];
+    const templates = heading('Page conventions', 'Every page extends `base.html`; `index.html` lists the reports.\n\n- `base.html` holds the only `<head>`.\n- `index.html` loads no script.\n', tree);
+    expect(templates.applyTo).toEqual(['web/templates/**']);
+    expect(templates.evidence.join('\n')).toContain('file web/templates/base.html exists, in web/templates/');
   });
 
   it('4b. a folder the heading names and the body writes as a path is the scope, whatever generic words the heading has', () => {

@@ -283,6 +283,7 @@ export function planFacts(plan: Plan, planFile: string, figure: LoadFigure | nul
           conversions: b.list('conversions', plan.agents.conversions, (c) => ({ source: clip(c.source), output: clip(c.output), applyTo: clipOrNull(c.applyTo), why: clip(c.why, 600) })),
           kept: b.list('kept', plan.agents.kept, (k) => ({ path: clip(k.path), reason: clip(k.reason, 600) })),
           splits: (plan.agents.splits ?? []).map((s) => ({ source: clip(s.source), mode: s.mode, outputs: s.outputs.slice(0, 50).map((o) => ({ path: clip(o.path), applyTo: clipOrNull(o.applyTo) })), pointers: s.pointers.slice(0, 50).map((x) => clip(x)) })),
+          pointers: (plan.agents.pointers ?? []).map((p) => ({ file: clip(p.file), pointer: clip(p.pointer), copies: p.copies.length })),
           duplicates: plan.agents.duplicates,
           nearDuplicates: nearFacts(extra.duplicates ?? []),
           nothingToMove: clipOrNull(plan.agents.nothingToMove, 2000),
@@ -330,7 +331,10 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   const ops = f.truncated?.counts.operations ?? f.operations.length;
   if (ops > MAX_TEXT_ITEMS) lines.push(`  … and ${ops - MAX_TEXT_ITEMS} more: resource ${PLAN_RESOURCE} and ${f.planFile} have them all.`);
   if (!f.operations.length) lines.push('  none');
-  const copies = f.agents?.conversions.length ? "; each converted rule is a verbatim copy of its source's rule text, and the source stays as it is" : '';
+  const copies = [
+    f.agents?.conversions.length ? "; each converted rule is a verbatim copy of its source's rule text, and the source stays as it is" : '',
+    ...(f.agents?.pointers ?? []).map((p) => `; the ${p.copies} rule(s) taken out of ${t(p.file)} are byte-for-byte in the file it now imports (${t(p.pointer)})`),
+  ].join('');
   lines.push(f.lossless.ok ? `Lossless check passed: every source byte lands in exactly one output, in order${copies}.` : 'Lossless check FAILED.');
   lines.push(...loadsText(f));
   // An empty plan has nothing to approve: the next step is a person's decision, not approval.

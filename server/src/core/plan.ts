@@ -57,6 +57,25 @@ interface Decision {
   excludeAgent?: ExcludeAgent;
 }
 
+/** A heading that says its rules are for code review ("Code review instructions", "PR review guidelines", "Review checklist", "When reviewing code"). */
+const REVIEW_ONLY_RE = /\b(?:(?:code|pr|pull[ -]request)[ -]reviews?|reviews? (?:instructions|guidelines|checklist|criteria|protocol|standards|rules)|when reviewing)\b/i;
+/** A heading that says its rules are for the Copilot coding (cloud) agent only ("For the coding agent only"): not "AI coding agent instructions", a common title for every agent. */
+const CODING_AGENT_ONLY_RE = /\b(?:(?:coding|cloud) agent only|only (?:for )?the (?:copilot )?(?:coding|cloud) agent)\b/i;
+
+/**
+ * excludeAgent from the text: a file all of whose sections are under headings saying their rules
+ * are only for code review is skipped by the coding agent ("coding-agent"); only for the coding
+ * agent, skipped by code review ("code-review"). Heading wording only (the section's or the
+ * chapter's it was split from); a file that also holds other sections excludes nothing, so the
+ * wording never makes a file of its own.
+ */
+function inferredExcludeAgent(members: readonly Decision[]): ExcludeAgent | undefined {
+  const says = (re: RegExp): boolean => members.every((m) => m.decidedBy === 'inference' && (re.test(m.section.title) || (m.parent !== null && re.test(m.parent.title))));
+  const review = says(REVIEW_ONLY_RE);
+  const coding = says(CODING_AGENT_ONLY_RE);
+  return review === coding ? undefined : review ? 'coding-agent' : 'code-review';
+}
+
 /** The sections sent to one path-specific file, the globs they share, and the agent it excludes. */
 interface Group {
   members: Decision[];
@@ -311,6 +330,11 @@ function assignDestinations(decisions: Decision[], snapshot: Snapshot): Map<stri
   }
   for (const [slug, group] of groups) {
     const { members } = group;
+    const agent = group.excludeAgent ? undefined : inferredExcludeAgent(members);
+    if (agent) {
+      group.excludeAgent = agent;
+      for (const m of members) m.evidence.push(`its heading says its rules are for ${agent === 'coding-agent' ? 'code review' : 'the coding agent'} only: excludeAgent ${JSON.stringify(agent)}`);
+    }
     const seen = new Set<string>();
     for (const m of members) for (const g of m.globs ?? []) if (!seen.has(g)) (seen.add(g), group.globs.push(g));
     if (!group.globs.length) {

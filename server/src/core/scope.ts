@@ -261,7 +261,8 @@ function lineShare(text: string, raws: readonly string[]): number {
 /**
  * The existing paths a text names, as globs with evidence. When some are named more than once,
  * only those count: the folders a section is about beat the ones it mentions in passing. A bare
- * file name (`plugin_api.py`) counts only when named twice and unique in the workspace.
+ * file name (`plugin_api.py`) counts only when named twice and unique in the workspace, and
+ * stands for the folder it sits in (a root file for itself).
  */
 function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string): Kept & { overview: boolean; raws: string[]; repeated: boolean } {
   const found: Array<{ glob: string; raw: string; count: number; line: string }> = [];
@@ -274,8 +275,12 @@ function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string)
     } else if (m.kind === 'file') {
       const f = m.count >= 2 ? idx.resolveFile(m.value) : null;
       if (!f) continue;
-      glob = f;
-      line = ` (file ${f} exists)`;
+      // A file named by its name (`ExcelTools.cs`, `base.html`) stands for the folder it sits in:
+      // the section speaks of that folder's files, not of the one it happens to name. A root
+      // file (`pyproject.toml`) is itself.
+      const dir = f.includes('/') ? `${f.slice(0, f.lastIndexOf('/'))}/**` : null;
+      glob = dir && !idx.coversAlmostAll(idx.stat(dir).count) ? dir : f;
+      line = glob === f ? ` (file ${f} exists)` : ` (file ${f} exists, in ${dir!.slice(0, -2)})`;
     } else {
       const g = idx.resolveDir(m.value);
       if (!g) continue;

@@ -58,6 +58,9 @@ const proposeOutput = () => ({
       splits: z
         .array(z.object({ source: z.string(), mode: z.enum(['move', 'copy']), outputs: z.array(z.object({ path: z.string(), applyTo: z.string().nullable() })), pointers: z.array(z.string()) }))
         .describe("Other agents' headed files split like Copilot's own: move = path-specific sections go to scoped files and the source imports each (pointers); copy = copied, the source stays"),
+      pointers: z
+        .array(z.object({ file: z.string(), pointer: z.string(), copies: z.number().int() }))
+        .describe("Files whose byte-for-byte copies of another file's rules are replaced by an import of it (the person's shared-rules choice); the plan names every copy"),
       duplicates: z.object({ exact: z.number().int(), near: z.number().int(), loadedTwice: z.number().int() }),
       nearDuplicates: z
         .object({
