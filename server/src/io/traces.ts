@@ -47,8 +47,11 @@ interface Head {
 export type TraceRecord<K extends ChainKind> = K extends 'elicitation' ? ElicitationTrace : SamplingTrace;
 type Unsealed<T> = Omit<T, 'seq' | 'prev_sha256' | 'sha256' | 'file' | 'sealed_at' | 'workspace' | 'expires_at' | 'mac' | 'prev_file'>;
 
-/** `2026-11-22T10:30:45.123Z` -> `2026-11-22T10-30-45-123Z` */
-function fileTime(iso: string): string {
+/**
+ * `2026-11-22T10:30:45.123Z` -> `2026-11-22T10-30-45-123Z`
+ * @public bench/traces.mjs names trace files with it
+ */
+export function fileTime(iso: string): string {
   return iso.replace(/[:.]/g, '-');
 }
 
@@ -61,8 +64,11 @@ export function wholeHash(record: Record<string, unknown>): string {
   return sha256Hex(canonicalJson(record));
 }
 
-/** A record's `mac` (@3): HMAC-SHA-256 with the per-user key over its canonical JSON without `sha256` and `mac`. */
-function recordMac(key: UserKey, record: Record<string, unknown>): string {
+/**
+ * A record's `mac` (@3): HMAC-SHA-256 with the per-user key over its canonical JSON without `sha256` and `mac`.
+ * @public bench/traces.mjs seals a synthetic chain with it
+ */
+export function recordMac(key: UserKey, record: Record<string, unknown>): string {
   const { sha256: _s, mac: _m, ...rest } = record;
   return key.mac(canonicalJson(rest));
 }
