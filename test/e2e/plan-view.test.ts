@@ -7,7 +7,9 @@
  * plan, every other tool is model-only and an app's call to it is refused with nothing written,
  * and the approve form points to the view only for clients that declared the Apps extension.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -166,6 +168,34 @@ describe('plan view (MCP Apps)', () => {
     expect(await view(sc.planId)).toMatch(/^PLAN_STALE: Stale plan: \.github\/copilot-instructions\.md changed since plan/);
     const now = await treeDigest(root);
     expect({ ...now, [REPO_WIDE_PATH]: files[REPO_WIDE_PATH] }).toEqual(files);
+  });
+
+  it("the view's data tool reads no plan through a symlink or a FIFO (a repository can ship them in .copilot-state/plans/): refused at once, nothing outside read", async () => {
+    const root = exampleWorkspace();
+    const h = await harnesses.open({ root, caps: APPS_CAPS });
+    const sc = (await h.call('onboarding_propose', { narrate: false })).structuredContent as { planId: string };
+    const plans = path.join(root, '.copilot-state/plans');
+    const planFile = path.join(plans, `${sc.planId}.json`);
+    // A valid plan of this very workspace, kept outside and linked in: still not read.
+    const outside = mkdtempSync(path.join(os.tmpdir(), 'plan-outside-'));
+    const copy = path.join(outside, 'plan.json');
+    writeFileSync(copy, readFileSync(planFile));
+    rmSync(planFile);
+    symlinkSync(copy, planFile);
+    const linked = await h.call(PLAN_VIEW_DATA_TOOL, { planId: sc.planId });
+    expect(linked.isError).toBe(true);
+    expect(textOf(linked)).toMatch(new RegExp(`^PLAN_CORRUPT: Plan ${sc.planId} is not a regular file in \\.copilot-state/plans/ \\(a symlink, folder or device\\); it was not read\\.`));
+    // A secret outside, linked in under a plan id: its text never reaches the result.
+    writeFileSync(path.join(outside, 'secret'), 'TOP-SECRET-TOKEN');
+    symlinkSync(path.join(outside, 'secret'), path.join(plans, '0123456789abcdef.json'));
+    const secret = await h.call(PLAN_VIEW_DATA_TOOL, { planId: '0123456789abcdef' });
+    expect(textOf(secret)).toMatch(/^PLAN_CORRUPT: /);
+    expect(JSON.stringify(secret)).not.toContain('TOP-SECRET');
+    // A FIFO with no writer: answered at once, not waited on.
+    execFileSync('mkfifo', [path.join(plans, 'fedcba9876543210.json')]);
+    const fifo = await h.call(PLAN_VIEW_DATA_TOOL, { planId: 'fedcba9876543210' });
+    expect(textOf(fifo)).toMatch(/^PLAN_CORRUPT: Plan fedcba9876543210 is not a regular file/);
+    rmSync(outside, { recursive: true, force: true });
   });
 
   it('resources/read returns the self-contained HTML view with the App MIME type', async () => {

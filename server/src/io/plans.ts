@@ -4,7 +4,6 @@
  * each bound by its operation's sha256), which loadPlan recomputes from the parsed plan, so the
  * plan is canonicalized once, when it is sealed, and written with plain JSON.stringify.
  */
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { canonicalJson, sha256Hex } from '../core/canonical.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
@@ -12,7 +11,7 @@ import { contentMatches, planHash } from '../core/plan.js';
 import { PlanSchema, type Plan } from '../schemas/plan.js';
 import { atomicWriteFile } from './durable.js';
 import { planFile } from './layout.js';
-import { assertStateWrite, unlessMissing } from './workspace.js';
+import { assertStateWrite, readRegularFile, unlessMissing } from './workspace.js';
 
 function planPath(root: string, planId: string): string {
   if (!/^[0-9a-f]{16}$/.test(planId)) {
@@ -31,8 +30,14 @@ export async function savePlan(root: string, plan: Plan): Promise<string> {
 /** Load a stored plan and check that it still hashes to its id: an edited plan is refused. */
 export async function loadPlan(root: string, planId: string): Promise<Plan> {
   const file = planPath(root, planId);
-  const text = await unlessMissing(() => fsp.readFile(file, 'utf8'));
-  if (text === null) throw new OnboardingError(ErrorCode.PLAN_NOT_FOUND, `Plan ${planId} does not exist in .copilot-state/plans/.`, { next: 'Run onboarding_propose to make a plan.' });
+  // Never through a symlink, FIFO or device (a repository can ship `plans/<id>.json` -> /dev/zero
+  // or -> a file outside): savePlan writes regular files only.
+  const data = await unlessMissing(() => readRegularFile(file));
+  if (data === null) throw new OnboardingError(ErrorCode.PLAN_NOT_FOUND, `Plan ${planId} does not exist in .copilot-state/plans/.`, { next: 'Run onboarding_propose to make a plan.' });
+  if (!Buffer.isBuffer(data)) { // safety: plan-read-regular
+    throw new OnboardingError(ErrorCode.PLAN_CORRUPT, `Plan ${planId} is not a regular file in .copilot-state/plans/ (a symlink, folder or device); it was not read.`, { next: 'Run onboarding_propose again to make a fresh plan.' });
+  }
+  const text = data.toString('utf8');
   let parsed;
   try {
     parsed = PlanSchema.safeParse(JSON.parse(text));

@@ -160,7 +160,7 @@ export type NotRead = { notRegular: true } | { tooLarge: number };
  * with O_NONBLOCK (a FIFO, even one swapped in after a folder listing, opens at once instead of
  * waiting for a writer) and, unless `followSymlinks`, O_NOFOLLOW (a symlink is not regular);
  * then fstat on that very descriptor decides, so the kind and the size that are checked are
- * those of what is read. Every bulk read of the server goes through here (sources, traces,
+ * those of what is read. Every bulk read of the server goes through here (sources, plans, traces,
  * questions, migrate's on-disk check).
  * Other errors (ENOENT, EACCES, …) are thrown as fs throws them.
  */
