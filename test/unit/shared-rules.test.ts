@@ -12,7 +12,7 @@ import { checkPointers } from '../../server/src/core/agents/pointers.js';
 import { agentInventory } from '../../server/src/core/agents/inventory.js';
 import {
   SHARED_RULES_QUESTION,
-  latestSharedRulesAnswer,
+  isSharedRulesQuestion,
   parseSharedRulesAnswer,
   resolveSharedRules,
   sharedRulesAsk,
@@ -57,10 +57,11 @@ describe('the shared-rules answer', () => {
     expect(parseSharedRulesAnswer('')).toBeNull();
   });
 
-  it('the newest answer to exactly the question counts; other questions do not', () => {
-    const e = (question: string, answer: string, file: string) => ({ question, answer, file });
-    expect(latestSharedRulesAnswer([e(SHARED_RULES_QUESTION, 'keep', 'a'), e(SHARED_RULES_QUESTION, 'Copilot', 'b'), e('Which scope for Testing?', 'AGENTS.md', 'c')])).toEqual({ answer: 'Copilot', file: 'b' });
-    expect(latestSharedRulesAnswer([e(`${SHARED_RULES_QUESTION} Please.`, 'AGENTS.md', 'a')])).toBeNull();
+  it('only exactly the question counts (surrounding spaces aside); other questions do not', () => {
+    expect(isSharedRulesQuestion(SHARED_RULES_QUESTION)).toBe(true);
+    expect(isSharedRulesQuestion(`  ${SHARED_RULES_QUESTION}\n`)).toBe(true);
+    expect(isSharedRulesQuestion(`${SHARED_RULES_QUESTION} Please.`)).toBe(false);
+    expect(isSharedRulesQuestion('Which scope for Testing?')).toBe(false);
   });
 
   it('becomes the override {sharedRules}; an unknown answer or a contradicting override is a clear error', () => {
