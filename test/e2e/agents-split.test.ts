@@ -7,28 +7,17 @@
  * it all; rollback restores every source byte for byte. An always-on Cursor rule is appended to the
  * repository-wide file.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest, tempWorkspace, textOf } from '../helpers/harness.js';
+import { YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, harnessesPerTest, textOf } from '../helpers/harness.js';
 import { digest } from '../helpers/workspace.js';
+import { workspaceWith } from '../helpers/files.js';
 
-const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
-const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
-const YES_ROLLBACK: ElicitResult = { action: 'accept', content: { confirmed: true } };
 const harnesses = harnessesPerTest();
 const sc = (r: { structuredContent?: unknown }) => r.structuredContent as Record<string, any>;
 
-function workspace(files: Record<string, string>): string {
-  const root = tempWorkspace('co-split-');
-  for (const [rel, data] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), data);
-  }
-  return root;
-}
+const workspace = (files: Record<string, string | Uint8Array>): string => workspaceWith('co-split-', files);
 
 const PY = '## Python\r\n\r\n- Use type hints on every public function in the scripts folder.\r\n\r\n';
 const DOCKER = '## Docker\r\n\r\n- Pin every base image in the Dockerfile to a digest.\r\n\r\n';

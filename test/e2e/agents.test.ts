@@ -6,29 +6,18 @@
  *   every original stays byte for byte; rollback restores the workspace exactly.
  * - A changed rule file after propose makes the plan stale; a hostile rule file is named, kept.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest, tempWorkspace, textOf, type Harness } from '../helpers/harness.js';
+import { YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, harnessesPerTest, textOf, type Harness } from '../helpers/harness.js';
 import { digest, readTraces } from '../helpers/workspace.js';
-
-const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
-const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
-const YES_ROLLBACK: ElicitResult = { action: 'accept', content: { confirmed: true } };
+import { workspaceWith } from '../helpers/files.js';
 
 const harnesses = harnessesPerTest();
 const sc = (r: { structuredContent?: unknown }) => r.structuredContent as Record<string, any>;
 
-function workspace(files: Record<string, string | Buffer>): string {
-  const root = tempWorkspace('co-agents-');
-  for (const [rel, data] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), data);
-  }
-  return root;
-}
+const workspace = (files: Record<string, string | Uint8Array>): string => workspaceWith('co-agents-', files);
 
 const TS_RULE = '---\r\ndescription: TypeScript rules\r\nglobs: **/*.ts, src/**/*.tsx\r\nalwaysApply: false\r\n---\r\n# TypeScript\r\n\r\n- Use strict mode.\r\n';
 

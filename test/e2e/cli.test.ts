@@ -8,13 +8,12 @@ import { existsSync, promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../server/src/cli/program.js';
 import { ROLLBACK_SCHEMA } from '../../server/src/core/approval.js';
 import { TraceStore, recordHash, traceDir, verifyChain, wholeHash, type ChainKind } from '../../server/src/io/traces.js';
 import type { SamplingTrace } from '../../server/src/schemas/trace.js';
-import { connect, removeWorkspace, tempWorkspace, textOf } from '../helpers/harness.js';
+import { YES_APPROVE, YES_MIGRATE, connect, removeWorkspace, tempWorkspace, textOf } from '../helpers/harness.js';
 import { unsealed } from '../helpers/traces.js';
 import { digest, exampleWorkspace, readTraces } from '../helpers/workspace.js';
 
@@ -454,9 +453,6 @@ describe('copilot-onboarding traces verify', () => {
 
 // ---------------------------------------------------------------------------------------------
 // rollback on a real migration
-
-const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
-const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
 
 /** The bundled example, migrated through the MCP tools; returns the digest from before. */
 async function migrated(): Promise<{ root: string; before: Record<string, string>; after: Record<string, string>; migrationId: string }> {

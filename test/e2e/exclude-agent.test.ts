@@ -5,13 +5,9 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest, textOf } from '../helpers/harness.js';
+import { YES_APPROVE, YES_MIGRATE, harnessesPerTest, textOf } from '../helpers/harness.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
 import { readFrontMatter } from '../../server/src/core/copilot-format.js';
-
-const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
-const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
 
 const harnesses = harnessesPerTest();
 

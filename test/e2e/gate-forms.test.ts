@@ -9,7 +9,7 @@ import path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest, textOf } from '../helpers/harness.js';
+import { YES_APPROVE, YES_MIGRATE, harnessesPerTest, textOf } from '../helpers/harness.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
 import { monolithWorkspace, syntheticMonolith } from '../helpers/monolith.js';
 import { sanitize } from '../../server/src/core/sanitize.js';
@@ -19,8 +19,6 @@ const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202
 const TAGS_ALLOWED = new Set(['p', 'ul', 'li', 'code']);
 const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
-const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
 const NO: ElicitResult = { action: 'decline' };
 
 const harnesses = harnessesPerTest();

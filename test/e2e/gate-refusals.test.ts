@@ -7,14 +7,12 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest, textOf, type Harness } from '../helpers/harness.js';
+import { YES_APPROVE, YES_MIGRATE, harnessesPerTest, textOf, type Harness } from '../helpers/harness.js';
 import { digest, exampleWorkspace, readTraces } from '../helpers/workspace.js';
 import { monolithWorkspace, syntheticMonolith } from '../helpers/monolith.js';
 import { verifyChain } from '../../server/src/io/traces.js';
 import { emptyState, type OnboardingState } from '../../server/src/schemas/state.js';
 
-const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
-const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
 const GATES = ['onboarding_approve', 'onboarding_migrate', 'onboarding_rollback'] as const;
 
 const harnesses = harnessesPerTest();

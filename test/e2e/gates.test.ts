@@ -7,15 +7,11 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest, textOf, type ElicitScript, type Harness } from '../helpers/harness.js';
+import { YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, harnessesPerTest, textOf, type ElicitScript, type Harness } from '../helpers/harness.js';
 import { digest, exampleWorkspace, readTraces } from '../helpers/workspace.js';
 import { verifyChain } from '../../server/src/io/traces.js';
 import { canonicalJson, sha256Hex } from '../../server/src/core/canonical.js';
 import { commitRollback, prepareRollback } from '../../server/src/app/rollback.js';
-
-const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
-const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
-const YES_ROLLBACK: ElicitResult = { action: 'accept', content: { confirmed: true } };
 
 const harnesses = harnessesPerTest();
 

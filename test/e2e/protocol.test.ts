@@ -5,10 +5,11 @@
  * stdout before the initialize answer. `npm test` builds first.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { removeWorkspace, tempWorkspace } from '../helpers/harness.js';
+import { put } from '../helpers/files.js';
 
 const BIN = path.resolve(import.meta.dirname, '../../dist/index.js');
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } };
@@ -87,6 +88,18 @@ async function initialize(r: Raw): Promise<void> {
   r.send(JSON.stringify(INIT));
   await r.waitFor((m) => m.id === 1 && m.result !== undefined, 'the initialize answer');
   r.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+}
+
+/** A small monolith in the workspace, a client that can show forms, a plan proposed, and onboarding_approve called (id 41): its form comes next. */
+async function approveCalled(r: Raw): Promise<void> {
+  put(root, '.github/copilot-instructions.md', '# Rules\n\nBe kind.\n\n## TypeScript\n\nUse strict mode in every `.ts` file.\n');
+  put(root, 'src/index.ts', 'export {};\n');
+  r.send(JSON.stringify({ ...INIT, params: { ...INIT.params, capabilities: { elicitation: { form: {} } } } }));
+  await r.waitFor((m) => m.id === 1 && m.result !== undefined, 'the initialize answer');
+  r.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  r.send(JSON.stringify({ jsonrpc: '2.0', id: 40, method: 'tools/call', params: { name: 'onboarding_propose', arguments: { narrate: false } } }));
+  await r.waitFor((m) => m.id === 40, 'the propose answer');
+  r.send(JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'onboarding_approve', arguments: {} } }));
 }
 
 describe('JSON-RPC over stdio (raw client)', () => {
@@ -221,16 +234,7 @@ describe('JSON-RPC over stdio (raw client)', () => {
 
   it('an oversized form answer fails its form at once: the gate refuses and traces the outcome error', async () => {
     const r = start({ COPILOT_ONBOARDING_MAX_MESSAGE_BYTES: String(64 * 1024) });
-    mkdirSync(path.join(root, '.github'), { recursive: true });
-    writeFileSync(path.join(root, '.github', 'copilot-instructions.md'), '# Rules\n\nBe kind.\n\n## TypeScript\n\nUse strict mode in every `.ts` file.\n');
-    mkdirSync(path.join(root, 'src'), { recursive: true });
-    writeFileSync(path.join(root, 'src', 'index.ts'), 'export {};\n');
-    r.send(JSON.stringify({ ...INIT, params: { ...INIT.params, capabilities: { elicitation: { form: {} } } } }));
-    await r.waitFor((m) => m.id === 1 && m.result !== undefined, 'the initialize answer');
-    r.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    r.send(JSON.stringify({ jsonrpc: '2.0', id: 40, method: 'tools/call', params: { name: 'onboarding_propose', arguments: { narrate: false } } }));
-    await r.waitFor((m) => m.id === 40, 'the propose answer');
-    r.send(JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'onboarding_approve', arguments: {} } }));
+    await approveCalled(r);
     const form = await r.waitFor((m) => m.method === 'elicitation/create', 'the approve form');
     // A 5 MB comment in the answer, in 64 KiB writes; the id comes last, as the SDK writes responses.
     const big = JSON.stringify({ result: { action: 'accept', content: { approved: true, comment: 'x'.repeat(5 * 1024 * 1024) } }, jsonrpc: '2.0', id: form.id });
@@ -249,16 +253,7 @@ describe('JSON-RPC over stdio (raw client)', () => {
 
   it('a client that disconnects (stdin ends) while a form is open leaves a trace: cancelled, disconnect; nothing changed', async () => {
     const r = start();
-    mkdirSync(path.join(root, '.github'), { recursive: true });
-    writeFileSync(path.join(root, '.github', 'copilot-instructions.md'), '# Rules\n\nBe kind.\n\n## TypeScript\n\nUse strict mode in every `.ts` file.\n');
-    mkdirSync(path.join(root, 'src'), { recursive: true });
-    writeFileSync(path.join(root, 'src', 'index.ts'), 'export {};\n');
-    r.send(JSON.stringify({ ...INIT, params: { ...INIT.params, capabilities: { elicitation: { form: {} } } } }));
-    await r.waitFor((m) => m.id === 1 && m.result !== undefined, 'the initialize answer');
-    r.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
-    r.send(JSON.stringify({ jsonrpc: '2.0', id: 40, method: 'tools/call', params: { name: 'onboarding_propose', arguments: { narrate: false } } }));
-    await r.waitFor((m) => m.id === 40, 'the propose answer');
-    r.send(JSON.stringify({ jsonrpc: '2.0', id: 41, method: 'tools/call', params: { name: 'onboarding_approve', arguments: {} } }));
+    await approveCalled(r);
     await r.waitFor((m) => m.method === 'elicitation/create', 'the approve form');
     await r.close(); // stdin ends; the process exits
     raw = undefined;

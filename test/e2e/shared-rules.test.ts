@@ -6,29 +6,19 @@
  * go through the real gates, and rollback restores every file byte for byte. A bad answer is a
  * clear error and changes nothing.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest, tempWorkspace, textOf } from '../helpers/harness.js';
+import { YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, harnessesPerTest, textOf } from '../helpers/harness.js';
 import { digest } from '../helpers/workspace.js';
+import { workspaceWith } from '../helpers/files.js';
 
-const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
-const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
-const YES_ROLLBACK: ElicitResult = { action: 'accept', content: { confirmed: true } };
 const answer = (text: string): ElicitResult => ({ action: 'accept', content: { answer: text } });
 const harnesses = harnessesPerTest();
 const sc = (r: { structuredContent?: unknown }) => r.structuredContent as Record<string, any>;
 
-function workspace(files: Record<string, string>): string {
-  const root = tempWorkspace('co-shared-');
-  for (const [rel, data] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    writeFileSync(path.join(root, rel), data);
-  }
-  return root;
-}
+const workspace = (files: Record<string, string | Uint8Array>): string => workspaceWith('co-shared-', files);
 
 const PNPM = '- Use pnpm for every install in this repository.\n';
 const TESTS = '- Run the tests with pnpm test before every commit.\n';

@@ -25,6 +25,10 @@ import { createServer } from '../../server/src/mcp/server.js';
 export type ElicitParams = ElicitRequest['params'];
 /** A scripted answer: a result, a function of the request, or 'hang' (never answers). */
 export type ElicitScript = ElicitResult | ((p: ElicitParams, signal: AbortSignal) => ElicitResult | Promise<ElicitResult>) | 'hang';
+/** What a person answers who approves, confirms a migration, or confirms a rollback. */
+export const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
+export const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
+export const YES_ROLLBACK: ElicitResult = { action: 'accept', content: { confirmed: true } };
 export type SampleScript = CreateMessageResult | ((p: unknown) => CreateMessageResult | Promise<CreateMessageResult>) | { error: string };
 
 export interface Harness {

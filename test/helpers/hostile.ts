@@ -17,15 +17,13 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect } from 'vitest';
-import type { CallToolResult, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { connect, textOf, type ElicitScript, type Harness } from './harness.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, connect, textOf, type ElicitScript, type Harness } from './harness.js';
 import { EXAMPLE } from './workspace.js';
 import type { Config } from '../../server/src/runtime/config.js';
 import { canonicalJson } from '../../server/src/core/canonical.js';
 
-export const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
-export const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
-export const YES_ROLLBACK: ElicitResult = { action: 'accept', content: { confirmed: true } };
+export { YES_APPROVE, YES_MIGRATE, YES_ROLLBACK };
 
 export const STATE = '.copilot-state';
 
@@ -121,7 +119,6 @@ export function treeDigestSync(dir: string, skip: readonly string[] = []): Recor
   return out;
 }
 
-
 /** Everything in the workspace except the state folder (the "no byte lost" digest). */
 export function wsDigest(root: string): Record<string, string> {
   return treeDigestSync(root, [STATE]);
@@ -183,11 +180,6 @@ export function sc(r: CallToolResult): Record<string, unknown> {
   return (r.structuredContent ?? {}) as Record<string, unknown>;
 }
 
-export function write(root: string, rel: string, data: string | Uint8Array): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, data);
-}
 
 export async function readJson<T = Record<string, unknown>>(abs: string): Promise<T> {
   return JSON.parse(await fsp.readFile(abs, 'utf8')) as T;

@@ -18,12 +18,12 @@ import {
   replaceArchive,
   rewriteManifest,
   sandbox,
-  write,
   wsDigest,
   type Guard,
   type Sandbox,
   type TarEntry,
 } from '../helpers/hostile.js';
+import { put } from '../helpers/files.js';
 
 afterEach(cleanup);
 
@@ -32,7 +32,7 @@ const REPO = '.github/copilot-instructions.md';
 /** The example workspace with a `.git/config`, migrated; returns what a case needs to tamper with. */
 async function migratedExample(): Promise<{ sb: Sandbox; original: Buffer; pre: Guard } & Awaited<ReturnType<typeof migrated>>> {
   const sb = sandbox({ example: true });
-  write(sb.root, '.git/config', '[core]\n\trepositoryformatversion = 0\n');
+  put(sb.root, '.git/config', '[core]\n\trepositoryformatversion = 0\n');
   const original = readFileSync(path.join(sb.root, REPO));
   const pre = guard(sb);
   const m = await migrated(sb);

@@ -9,7 +9,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/harness.js';
-import { YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, cleanup, expectOk, expectRefused, expectSafe, guard, open, readJson, roundTrip, sandbox, write, wsDigest } from '../helpers/hostile.js';
+import { YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, cleanup, expectOk, expectRefused, expectSafe, guard, open, readJson, roundTrip, sandbox, wsDigest } from '../helpers/hostile.js';
+import { put } from '../helpers/files.js';
 
 afterEach(cleanup);
 
@@ -29,8 +30,8 @@ describe('refused sources', () => {
     ['NUL bytes in Markdown', () => Buffer.from('# Title\n\nBe concise.\0\0\n\n## TypeScript\n\n- strict in `src/**/*.ts`\n'), /NUL byte at offset 20/],
   ])('%s: analyze lists it as refused with the reason, propose refuses, nobody is asked, nothing changes', async (_name, bytes, reason) => {
     const sb = sandbox();
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
-    write(sb.root, REPO, bytes());
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, REPO, bytes());
     const before = guard(sb);
     const h = await open(sb.root, { elicit: [YES_APPROVE] });
 
@@ -57,8 +58,8 @@ describe('refused sources', () => {
 describe('odd but valid text', () => {
   it('a BOM at the start and in the middle: migrates losslessly (the inner BOMs land in the output verbatim), rollback byte-exact', async () => {
     const sb = sandbox();
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
-    write(sb.root, REPO, '\uFEFF# Project\n\nBe concise.\uFEFF\n\n## TypeScript\n\n- \uFEFFstrict in `src/**/*.ts`\n');
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, REPO, '\uFEFF# Project\n\nBe concise.\uFEFF\n\n## TypeScript\n\n- \uFEFFstrict in `src/**/*.ts`\n');
     const { plan, created } = await roundTrip(sb, [{ section: 'TypeScript', applyTo: 'src/**/*.ts' }]);
     expect(created).toEqual(['.github/instructions/typescript.instructions.md']);
     const stored = await readJson<{ operations: Array<{ path: string; content: string | null }> }>(path.join(sb.root, plan.planFile as string));
@@ -69,9 +70,9 @@ describe('odd but valid text', () => {
 
   it('CR-only line endings: the section is moved byte for byte (CRs kept, no LF invented), rollback byte-exact', async () => {
     const sb = sandbox();
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
     const section = '## TypeScript\r\r- strict in `src/**/*.ts`\r- no `any`\r';
-    write(sb.root, REPO, `# Project\r\rBe concise.\r\r${section}`);
+    put(sb.root, REPO, `# Project\r\rBe concise.\r\r${section}`);
     const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE, YES_ROLLBACK] });
     const before = guard(sb);
     expectOk(await h.call('onboarding_propose', { narrate: false, overrides: [{ section: 'TypeScript', applyTo: 'src/**/*.ts' }] }));
@@ -92,8 +93,8 @@ describe('odd but valid text', () => {
     ['whitespace-only', '  \n\t\n   \r\n\n'],
   ])('%s file: nothing to migrate, said clearly; approve refuses NOTHING_TO_MIGRATE without asking', async (_name, content) => {
     const sb = sandbox();
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
-    write(sb.root, REPO, content);
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, REPO, content);
     const before = guard(sb);
     const h = await open(sb.root, { elicit: [YES_APPROVE] });
     const p = await h.call('onboarding_propose', { narrate: false });
@@ -110,8 +111,8 @@ describe('odd but valid text', () => {
 describe('front matter in copilot-instructions.md', () => {
   it('front matter that is not YAML: reported as INVALID_FRONT_MATTER, kept in the repository-wide file; migrate + rollback byte-exact', async () => {
     const sb = sandbox();
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
-    write(sb.root, REPO, '---\n: : [unclosed {\n\t- x: *nowhere\n---\n# Project\n\nBe concise.\n\n## TypeScript\n\n- strict in `src/**/*.ts`\n');
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, REPO, '---\n: : [unclosed {\n\t- x: *nowhere\n---\n# Project\n\nBe concise.\n\n## TypeScript\n\n- strict in `src/**/*.ts`\n');
     const h = await open(sb.root);
     const a = expectOk(await h.call('onboarding_analyze', { narrate: false }));
     const p = (a.problems as Array<{ code: string; path: string }>).find((x) => x.code === 'INVALID_FRONT_MATTER');
@@ -123,8 +124,8 @@ describe('front matter in copilot-instructions.md', () => {
 
   it('unclosed front matter: read as plain text (no front matter section), nothing lost; migrate + rollback byte-exact', async () => {
     const sb = sandbox();
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
-    write(sb.root, REPO, '---\napplyTo: "**"\ndescription: never closed\n# Project\n\nBe concise.\n\n## TypeScript\n\n- strict in `src/**/*.ts`\n');
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, REPO, '---\napplyTo: "**"\ndescription: never closed\n# Project\n\nBe concise.\n\n## TypeScript\n\n- strict in `src/**/*.ts`\n');
     const h = await open(sb.root);
     const a = expectOk(await h.call('onboarding_analyze', { narrate: false }));
     expect((a.sections as Array<{ kind: string }>).map((s) => s.kind)).not.toContain('frontmatter');
@@ -138,7 +139,7 @@ describe('non-files at a destination', () => {
     const dir = '.github/instructions/typescript.instructions.md';
     const fifo = '.github/instructions/react.instructions.md';
     mkdirSync(path.join(sb.root, dir), { recursive: true });
-    write(sb.root, `${dir}/keep.txt`, 'a folder that happens to have this name\n');
+    put(sb.root, `${dir}/keep.txt`, 'a folder that happens to have this name\n');
     let haveFifo = false;
     try {
       execFileSync('mkfifo', [path.join(sb.root, fifo)]);

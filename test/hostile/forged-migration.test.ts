@@ -29,9 +29,9 @@ import {
   replaceArchive,
   rewriteManifest,
   sandbox,
-  write,
   wsDigest,
 } from '../helpers/hostile.js';
+import { put } from '../helpers/files.js';
 import { readTraces } from '../helpers/workspace.js';
 
 afterEach(async () => {
@@ -101,7 +101,7 @@ function plantRollbackJournal(ctx: Awaited<ReturnType<typeof forgedMigration>>):
   const mf = JSON.parse(readFileSync(ctx.manifestAbs, 'utf8')) as ManifestLike;
   const before = new Map(mf.files.map((f) => [f.path, f.sha256]));
   const now = new Date().toISOString();
-  write(
+  put(
     ctx.root,
     `${STATE}/journal.json`,
     JSON.stringify({

@@ -7,17 +7,13 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest, textOf, type ElicitScript, type Harness } from '../helpers/harness.js';
+import { YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, harnessesPerTest, textOf, type ElicitScript, type Harness } from '../helpers/harness.js';
 import { digest, exampleWorkspace, readTraces } from '../helpers/workspace.js';
 import { acquireLock } from '../../server/src/io/lock.js';
 import { loadState, saveState } from '../../server/src/io/state.js';
 import { prepareRollback } from '../../server/src/app/rollback.js';
 import { runCli } from '../../server/src/cli/program.js';
 
-const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
-const YES_MIGRATE: ElicitResult = { action: 'accept', content: { confirmed: true, understood_risks: true } };
-const YES_ROLLBACK: ElicitResult = { action: 'accept', content: { confirmed: true } };
 const MONO = '.github/copilot-instructions.md';
 
 const harnesses = harnessesPerTest();

@@ -9,7 +9,8 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../server/src/cli/program.js';
 import { textOf } from '../helpers/harness.js';
-import { cleanup, expectOk, open, roundTrip, sandbox, write } from '../helpers/hostile.js';
+import { cleanup, expectOk, open, roundTrip, sandbox } from '../helpers/hostile.js';
+import { put } from '../helpers/files.js';
 
 afterEach(cleanup);
 
@@ -36,9 +37,9 @@ const HEADINGS: Array<[name: string, lines: string[]]> = [
 describe('hostile headings', () => {
   it.each(HEADINGS)('heading %s: safe unique slugs under .github/instructions/, migrate + rollback byte-exact', async (_name, lines) => {
     const sb = sandbox();
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
     const body = lines.map((l, i) => `${l}\n\n- rule ${i + 1} for this part.\n`).join('\n');
-    write(sb.root, '.github/copilot-instructions.md', `# Project\n\nBe concise.\n\n${body}`);
+    put(sb.root, '.github/copilot-instructions.md', `# Project\n\nBe concise.\n\n${body}`);
 
     // Every heading section gets an applyTo of its own by override that names no topic or folder
     // (one file per scope), so each file is its own and its slug comes from the heading.
@@ -79,10 +80,10 @@ async function cli(args: string[]): Promise<{ code: number; out: string; err: st
 describe('hostile headings and file names in what a person reads', () => {
   it('analyze and propose (CLI text, CLI --json, MCP tool text) show titles and paths escaped', async () => {
     const sb = sandbox();
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
     const evil = '\u001b[31mred\u001b[0m \u202Egnitset\u202C \u2028forged \u0085 \u2066x\u2069';
-    write(sb.root, '.github/copilot-instructions.md', `# Project\n\nBe concise.\n\n## ${evil}\n\n- rule for src/**/*.ts files.\n\n## TypeScript\n\n- Use strict mode in src/**/*.ts.\n`);
-    write(sb.root, `.github/instructions/\u001b]8;;x\u0007\u202Eevil.instructions.md`, '---\napplyTo: "src/**"\n---\n- keep.\n');
+    put(sb.root, '.github/copilot-instructions.md', `# Project\n\nBe concise.\n\n## ${evil}\n\n- rule for src/**/*.ts files.\n\n## TypeScript\n\n- Use strict mode in src/**/*.ts.\n`);
+    put(sb.root, `.github/instructions/\u001b]8;;x\u0007\u202Eevil.instructions.md`, '---\napplyTo: "src/**"\n---\n- keep.\n');
 
     const texts: Array<[string, string]> = [];
     const analyze = await cli(['analyze', '-w', sb.root]);

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../server/src/core/canonical.js';
 import { textOf } from '../helpers/harness.js';
-import { STATE, YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, approveAnswered, cleanup, expectOk, expectRefused, expectSafe, guard, open, sandbox, stateBytes, write } from '../helpers/hostile.js';
+import { STATE, YES_APPROVE, YES_MIGRATE, YES_ROLLBACK, approveAnswered, cleanup, expectOk, expectRefused, expectSafe, guard, open, sandbox, stateBytes } from '../helpers/hostile.js';
+import { put } from '../helpers/files.js';
 
 afterEach(cleanup);
 
@@ -23,7 +24,7 @@ describe('corrupted onboarding.json', () => {
     ['[]', '[]'],
   ])('onboarding.json is %s: every state-changing tool says STATE_CORRUPT with advice, the file is untouched, nobody is asked', async (_name, content) => {
     const sb = sandbox({ example: true });
-    write(sb.root, STATE_FILE, content);
+    put(sb.root, STATE_FILE, content);
     const stateBefore = stateBytes(sb.root, 'onboarding.json');
     const before = guard(sb);
     const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE, YES_ROLLBACK] });

@@ -21,16 +21,16 @@ import {
   sc,
   treeDigestSync,
   wsDigest,
-  write,
 } from '../helpers/hostile.js';
+import { put } from '../helpers/files.js';
 
 afterEach(cleanup);
 
 describe('symlinks', () => {
   it('a symlink inside the workspace is allowed: whatever propose plans, migrate can apply and rollback restores', async () => {
     const sb = sandbox();
-    write(sb.root, 'docs/copilot.md', '# Project\n\nBe concise.\n\n## TypeScript\n\n- strict mode in `src/**/*.ts`\n');
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, 'docs/copilot.md', '# Project\n\nBe concise.\n\n## TypeScript\n\n- strict mode in `src/**/*.ts`\n');
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
     mkdirSync(path.join(sb.root, '.github'));
     symlinkSync('../docs/copilot.md', path.join(sb.root, '.github/copilot-instructions.md'));
     const before = guard(sb);
@@ -81,7 +81,7 @@ describe('symlinks', () => {
 
   it('the source is a symlink leading outside: refused (listed by analyze), its text is never read into a result or plan, nobody is asked', async () => {
     const sb = sandbox();
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
     mkdirSync(path.join(sb.root, '.github'));
     symlinkSync('../../outside/secret.md', path.join(sb.root, '.github/copilot-instructions.md'));
     const before = guard(sb);
@@ -99,10 +99,10 @@ describe('symlinks', () => {
 
   it('.github itself is a symlink leading outside: every source under it is refused, nothing is written through it', async () => {
     const sb = sandbox();
-    write(sb.outside, 'gh/copilot-instructions.md', '# Outside\n\n## TypeScript\n\n- strict in `src/**/*.ts`\n');
-    write(sb.outside, 'gh/instructions/x.instructions.md', '---\napplyTo: "**"\n---\n\nOutside.\n');
+    put(sb.outside, 'gh/copilot-instructions.md', '# Outside\n\n## TypeScript\n\n- strict in `src/**/*.ts`\n');
+    put(sb.outside, 'gh/instructions/x.instructions.md', '---\napplyTo: "**"\n---\n\nOutside.\n');
     sb.outsideBefore = treeDigestSync(sb.outside);
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
     symlinkSync(path.join(sb.outside, 'gh'), path.join(sb.root, '.github'));
     const before = guard(sb);
     const h = await open(sb.root, { elicit: [YES_APPROVE, YES_MIGRATE] });
@@ -120,7 +120,7 @@ describe('symlinks', () => {
 
   it('symlink loops (a file linked to itself, a <-> b, a folder linked to its parent): refused or skipped, analyze terminates, nothing changes', async () => {
     const sb = sandbox();
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
     mkdirSync(path.join(sb.root, '.github/instructions'), { recursive: true });
     symlinkSync('copilot-instructions.md', path.join(sb.root, '.github/copilot-instructions.md'));
     symlinkSync('b.instructions.md', path.join(sb.root, '.github/instructions/a.instructions.md'));

@@ -28,10 +28,10 @@ import {
   sandbox,
   sha256,
   treeDigestSync,
-  write,
   wsDigest,
   type Sandbox,
 } from '../helpers/hostile.js';
+import { put } from '../helpers/files.js';
 import { textOf, type ElicitScript } from '../helpers/harness.js';
 import { readTraces } from '../helpers/workspace.js';
 import { recoverAtStart } from '../../server/src/app/recover.js';
@@ -114,7 +114,7 @@ describe('a forged backup (archive + manifest re-sealed with the public formulas
     const j = journalFor(ctx, 'rollback', 'rolling-back');
     const forged = JSON.parse(readFileSync(ctx.manifestAbs, 'utf8')) as typeof ctx.manifest;
     j.ops = forged.written.map((w) => ({ op: w.op, path: w.path, previousSha256: forged.files.find((f) => f.path === w.path)?.sha256 ?? null, sha256: w.sha256 }));
-    write(ctx.sb.root, JOURNAL, JSON.stringify(j));
+    put(ctx.sb.root, JOURNAL, JSON.stringify(j));
     const before = guard(ctx.sb);
     const tracesBefore = (await readTraces(ctx.sb.root)).length;
 
@@ -138,7 +138,7 @@ describe('a planted journal naming a path its plan does not touch, with the real
     const j = journalFor(ctx, 'rollback', 'rolling-back');
     const pkg = readFileSync(path.join(ctx.sb.root, 'package.json'));
     j.ops.push({ op: 'modify', path: 'package.json', previousSha256: sha256(pkg), sha256: sha256('{}') });
-    write(ctx.sb.root, JOURNAL, JSON.stringify(j));
+    put(ctx.sb.root, JOURNAL, JSON.stringify(j));
     const before = guard(ctx.sb);
     const said: string[] = [];
     await recoverAtStart(ctx.sb.root, (m) => said.push(m));
@@ -158,13 +158,13 @@ describe('a planted journal with the real backups', () => {
     expectOk(await first.h.call('onboarding_approve', {}));
     const m2 = expectOk(await first.h.call('onboarding_migrate', {}));
     const created = (m2.written as Array<{ path: string; op: string }>).find((w) => w.op === 'create')!.path;
-    write(first.sb.root, created, `${readFileSync(path.join(first.sb.root, created), 'utf8')}\n- a person's rule, added after the migration\n`);
+    put(first.sb.root, created, `${readFileSync(path.join(first.sb.root, created), 'utf8')}\n- a person's rule, added after the migration\n`);
     return { ...first, m2: m2.migrationId as string, created };
   }
 
   it.each(['rollback', 'migrate'] as const)('a %s journal for the older migration is refused over the live one: nothing touched, the edit kept', async (kind) => {
     const ctx = await twoMigrations();
-    write(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, kind, kind === 'rollback' ? 'rolling-back' : 'applying')));
+    put(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, kind, kind === 'rollback' ? 'rolling-back' : 'applying')));
     const before = guard(ctx.sb);
     const state = readFileSync(path.join(ctx.sb.root, STATE, 'onboarding.json'));
     const st = expectOk(await ctx.h.call('onboarding_status', {}));
@@ -180,7 +180,7 @@ describe('a planted journal with the real backups', () => {
   it("a rollback journal for the live migration never overwrites a person's edit: needs a person, naming the file", async () => {
     const ctx = await twoMigrations();
     const manifest = await readJson<typeof ctx.manifest>(path.join(ctx.sb.root, STATE, 'backups', `${ctx.m2}.manifest.json`));
-    write(ctx.sb.root, JOURNAL, JSON.stringify(journalFor({ migrationId: ctx.m2, manifest }, 'rollback', 'rolling-back')));
+    put(ctx.sb.root, JOURNAL, JSON.stringify(journalFor({ migrationId: ctx.m2, manifest }, 'rollback', 'rolling-back')));
     const before = guard(ctx.sb);
     const st = expectOk(await ctx.h.call('onboarding_status', {}));
     expect(st.pendingRecovery).toMatch(/Recovery needs a person/);
@@ -194,7 +194,7 @@ describe('recovery that acts is traced, and the next status reports it', () => {
   it('an interrupted rollback finished at server start: a recover trace, and status says what was done', async () => {
     const ctx = await migratedExample([]);
     // A rollback killed after its journal, before any file was restored: the journal is what rollback writes.
-    write(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, 'rollback', 'rolling-back')));
+    put(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, 'rollback', 'rolling-back')));
     const said: string[] = [];
     await recoverAtStart(ctx.sb.root, (m) => said.push(m));
     expect(said.join('\n')).toMatch(/interrupted rollback of migration .* was completed/);
@@ -277,7 +277,7 @@ describe('the state folder swapped for a symlink while a form is open', () => {
       outsideAfterSwap = treeDigestSync(stolen);
     };
     const created = ctx.manifest.creates[0]!;
-    write(ctx.sb.root, created, 'a person rewrote this file\n');
+    put(ctx.sb.root, created, 'a person rewrote this file\n');
     const before = guard(ctx.sb);
     const r = await ctx.h.call('onboarding_rollback', {});
     expect(r.isError).toBe(true);
@@ -293,8 +293,8 @@ describe("rollback never loses a person's edit", () => {
     const created = ctx.manifest.creates[0]!;
     const edit = `${readFileSync(path.join(ctx.sb.root, created), 'utf8')}\n- my own rule\n`;
     const repoEdit = `${readFileSync(path.join(ctx.sb.root, REPO), 'utf8')}\n- another rule of mine\n`;
-    write(ctx.sb.root, created, edit);
-    write(ctx.sb.root, REPO, repoEdit);
+    put(ctx.sb.root, created, edit);
+    put(ctx.sb.root, REPO, repoEdit);
     const dir = `${STATE}/backups/${ctx.migrationId}.edited/`;
     const r = await ctx.h.call('onboarding_rollback', {});
     const sc = expectOk(r);
@@ -313,7 +313,7 @@ describe("rollback never loses a person's edit", () => {
   it('a saved-copy folder planted as a symlink into the workspace is refused: nothing is restored or removed', async () => {
     const ctx = await migratedExample();
     const created = ctx.manifest.creates[0]!;
-    write(ctx.sb.root, created, 'mine\n');
+    put(ctx.sb.root, created, 'mine\n');
     // `<id>.edited` → the workspace root: the "copy" would overwrite the very file being saved.
     symlinkSync(ctx.sb.root, path.join(ctx.sb.root, STATE, 'backups', `${ctx.migrationId}.edited`));
     const before = guard(ctx.sb);
@@ -332,8 +332,8 @@ describe('recovery checks that each have a case of their own', () => {
     const stateAbs = path.join(ctx.sb.root, STATE, 'onboarding.json');
     const state = await readJson<{ migrations: unknown[] }>(stateAbs);
     state.migrations.pop();
-    write(ctx.sb.root, `${STATE}/onboarding.json`, JSON.stringify(state, null, 2));
-    write(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, 'migrate', 'done')));
+    put(ctx.sb.root, `${STATE}/onboarding.json`, JSON.stringify(state, null, 2));
+    put(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, 'migrate', 'done')));
     return { ...ctx, stateAbs };
   }
 
@@ -355,7 +355,7 @@ describe('recovery checks that each have a case of their own', () => {
   it('a done journal while a written file holds other bytes: needs a person naming it, not recorded as migrated', async () => {
     const ctx = await doneButUnrecorded();
     const created = ctx.manifest.creates[0]!;
-    write(ctx.sb.root, created, 'a person rewrote this file\n');
+    put(ctx.sb.root, created, 'a person rewrote this file\n');
     const state = readFileSync(ctx.stateAbs);
     const st = expectOk(await ctx.h.call('onboarding_status', {}));
     expect(st.pendingRecovery).toMatch(/Recovery needs a person: .*says the migration finished while/);
@@ -369,9 +369,9 @@ describe('recovery checks that each have a case of their own', () => {
     const j = journalFor(ctx, 'migrate', 'backing-up');
     const orders = readFileSync(path.join(ctx.sb.root, 'src/orders.ts'));
     j.ops.push({ op: 'modify', path: 'src/orders.ts', previousSha256: sha256(orders), sha256: sha256(orders) });
-    write(ctx.sb.root, JOURNAL, JSON.stringify(j));
+    put(ctx.sb.root, JOURNAL, JSON.stringify(j));
     // A file named like a side file in the folder the forged operation names (a side file is removed by a clean-up).
-    write(ctx.sb.root, 'src/.co-stage-0123456789abcdef.tmp', 'not ours\n');
+    put(ctx.sb.root, 'src/.co-stage-0123456789abcdef.tmp', 'not ours\n');
     const before = guard(ctx.sb);
     const st = expectOk(await ctx.h.call('onboarding_status', {}));
     expect(st.pendingRecovery).toMatch(/Recovery needs a person: .*src\/orders\.ts, which the plan does not touch/);
@@ -383,7 +383,7 @@ describe('recovery checks that each have a case of their own', () => {
 
   it('the newest migration dropped from onboarding.json and a backing-up journal planted: its backup is kept, needs a person, nothing removed', async () => {
     const ctx = await doneButUnrecorded();
-    write(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, 'migrate', 'backing-up')));
+    put(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, 'migrate', 'backing-up')));
     const before = guard(ctx.sb);
     const backups = treeDigestSync(path.join(ctx.sb.root, STATE, 'backups'));
     const said: string[] = [];
@@ -399,10 +399,10 @@ describe('recovery checks that each have a case of their own', () => {
   it("a rollback journal with backups/<id>.edited planted as a symlink to the workspace: the live file is no saved copy, the person's edit stays", async () => {
     const ctx = await migratedExample([]);
     const created = ctx.manifest.creates[0]!;
-    write(ctx.sb.root, created, 'mine\n');
+    put(ctx.sb.root, created, 'mine\n');
     // `<id>.edited/<path>` now resolves to the live file itself, which "holds" the edit byte for byte.
     symlinkSync(ctx.sb.root, path.join(ctx.sb.root, STATE, 'backups', `${ctx.migrationId}.edited`));
-    write(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, 'rollback', 'rolling-back')));
+    put(ctx.sb.root, JOURNAL, JSON.stringify(journalFor(ctx, 'rollback', 'rolling-back')));
     const before = guard(ctx.sb);
     const said: string[] = [];
     await recoverAtStart(ctx.sb.root, (m) => said.push(m));

@@ -7,7 +7,8 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { textOf, type ElicitScript } from '../helpers/harness.js';
-import { YES_APPROVE, cleanup, open, sandbox, write } from '../helpers/hostile.js';
+import { YES_APPROVE, cleanup, open, sandbox } from '../helpers/hostile.js';
+import { put } from '../helpers/files.js';
 
 afterEach(cleanup);
 
@@ -24,7 +25,7 @@ const TOOLS: Array<[string, Record<string, unknown>]> = [
 
 describe('--workspace that is not a usable folder', () => {
   it.each([
-    ['a regular file', (parent: string) => (write(parent, 'not-a-folder.txt', 'x\n'), path.join(parent, 'not-a-folder.txt'))],
+    ['a regular file', (parent: string) => (put(parent, 'not-a-folder.txt', 'x\n'), path.join(parent, 'not-a-folder.txt'))],
     ['a missing folder', (parent: string) => path.join(parent, 'does-not-exist')],
   ])('--workspace pointing to %s: every tool gives a clear error, asks nobody, creates nothing', async (_name, make) => {
     const sb = sandbox();

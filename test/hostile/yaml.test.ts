@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/harness.js';
-import { STATE, billionLaughs, cleanup, expectOk, expectSafe, guard, open, roundTrip, sandbox, stateBytes, write } from '../helpers/hostile.js';
+import { STATE, billionLaughs, cleanup, expectOk, expectSafe, guard, open, roundTrip, sandbox, stateBytes } from '../helpers/hostile.js';
+import { put } from '../helpers/files.js';
 
 afterEach(cleanup);
 
@@ -19,8 +20,8 @@ describe('applyTo that is not a string', () => {
     ['an unquoted **/*.ts (a YAML alias)', 'applyTo: **/*.ts', 'alias-like'],
   ])('applyTo as %s is reported as malformed (a warning), not as a working unquoted string', async (_name, line, shape) => {
     const sb = sandbox();
-    write(sb.root, '.github/copilot-instructions.md', '# Project\n\nBe concise.\n');
-    write(sb.root, '.github/instructions/x.instructions.md', `---\n${line}\n---\n\n# X\n\nbody\n`);
+    put(sb.root, '.github/copilot-instructions.md', '# Project\n\nBe concise.\n');
+    put(sb.root, '.github/instructions/x.instructions.md', `---\n${line}\n---\n\n# X\n\nbody\n`);
     const before = guard(sb);
     const h = await open(sb.root);
     const a = expectOk(await h.call('onboarding_analyze', { narrate: false }));
@@ -39,8 +40,8 @@ describe('applyTo that is not a string', () => {
 describe('YAML alias bombs ("billion laughs")', () => {
   it('in the front matter of an existing .instructions.md: analyze answers quickly, reports it, expands nothing', async () => {
     const sb = sandbox();
-    write(sb.root, '.github/copilot-instructions.md', '# Project\n\nBe concise.\n');
-    write(sb.root, '.github/instructions/bomb.instructions.md', `---\n${billionLaughs('applyTo')}\ndescription: *l8\n---\n\n# Bomb\n\nbody\n`);
+    put(sb.root, '.github/copilot-instructions.md', '# Project\n\nBe concise.\n');
+    put(sb.root, '.github/instructions/bomb.instructions.md', `---\n${billionLaughs('applyTo')}\ndescription: *l8\n---\n\n# Bomb\n\nbody\n`);
     const before = guard(sb);
     const h = await open(sb.root);
     const t0 = Date.now();
@@ -60,8 +61,8 @@ describe('YAML alias bombs ("billion laughs")', () => {
 
   it('in the front matter of copilot-instructions.md: analyze and propose answer quickly; migrate + rollback byte-exact', async () => {
     const sb = sandbox();
-    write(sb.root, 'src/a.ts', 'export const a = 1;\n');
-    write(sb.root, '.github/copilot-instructions.md', `---\n${billionLaughs('applyTo')}\n---\n# Project\n\nBe concise.\n\n## TypeScript\n\n- strict in \`src/**/*.ts\`\n`);
+    put(sb.root, 'src/a.ts', 'export const a = 1;\n');
+    put(sb.root, '.github/copilot-instructions.md', `---\n${billionLaughs('applyTo')}\n---\n# Project\n\nBe concise.\n\n## TypeScript\n\n- strict in \`src/**/*.ts\`\n`);
     const t0 = Date.now();
     const { plan } = await roundTrip(sb, [{ section: 'TypeScript', applyTo: 'src/**/*.ts' }]);
     expect(Date.now() - t0).toBeLessThan(5000);
@@ -71,8 +72,8 @@ describe('YAML alias bombs ("billion laughs")', () => {
 
   it('in a question file: question_summary skips it quickly (listed with the reason), the good entries are still returned', async () => {
     const sb = sandbox();
-    write(sb.root, `${STATE}/questions/20260101_000000_0000000aaaaaaaa_question.yaml`, 'timestamp: "2026-01-01T00:00:00.000Z"\nquestion: "Which folder?"\nanswer: "src/"\ntrace: elicitation-traces/x.json\n');
-    write(sb.root, `${STATE}/questions/20260101_000001_0000000bbbbbbbb_question.yaml`, `${billionLaughs('answer')}\ntimestamp: "2026-01-01T00:00:01.000Z"\nquestion: *l8\ntrace: *l8\n`);
+    put(sb.root, `${STATE}/questions/20260101_000000_0000000aaaaaaaa_question.yaml`, 'timestamp: "2026-01-01T00:00:00.000Z"\nquestion: "Which folder?"\nanswer: "src/"\ntrace: elicitation-traces/x.json\n');
+    put(sb.root, `${STATE}/questions/20260101_000001_0000000bbbbbbbb_question.yaml`, `${billionLaughs('answer')}\ntimestamp: "2026-01-01T00:00:01.000Z"\nquestion: *l8\ntrace: *l8\n`);
     const before = guard(sb);
     const bombBefore = stateBytes(sb.root, 'questions/20260101_000001_0000000bbbbbbbb_question.yaml');
     const h = await open(sb.root);

@@ -1,18 +1,10 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { atomicWriteFile, writeDurable } from '../../server/src/io/durable.js';
+import { tempDirsPerTest } from '../helpers/files.js';
 
-const dirs: string[] = [];
-function tmp(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'co-durable-'));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const tmp = tempDirsPerTest('co-durable-');
 
 describe('writeDurable', () => {
   it('creates a file that must not exist yet, and refuses one that does', async () => {

@@ -11,15 +11,13 @@
 import { mkdirSync, promises as fsp, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { harnessesPerTest } from '../helpers/harness.js';
+import { YES_APPROVE, harnessesPerTest } from '../helpers/harness.js';
 import { exampleWorkspace, readTraces } from '../helpers/workspace.js';
 import { migrateGate } from '../../server/src/app/migrate.js';
 import { approveGate } from '../../server/src/app/approve.js';
 import { loadState } from '../../server/src/io/state.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
 
-const YES_APPROVE: ElicitResult = { action: 'accept', content: { approved: true } };
 const harnesses = harnessesPerTest();
 const TTL = 3_600_000;
 

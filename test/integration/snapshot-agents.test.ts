@@ -4,26 +4,13 @@
  * and names what it will not read (symlinked rule folders, rule folders linked out of the
  * workspace, binary and huge rule files) instead of skipping it silently.
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readSnapshot } from '../../server/src/io/snapshot.js';
+import { put, tempDirsPerTest } from '../helpers/files.js';
 
-const dirs: string[] = [];
-function temp(): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'co-agents-snap-'));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
-});
-function put(root: string, rel: string, data: string | Uint8Array): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, data);
-}
+const temp = tempDirsPerTest('co-agents-snap-');
 
 describe('readSnapshot: every agent', () => {
   it('finds nested agent files, .claude/CLAUDE.md, Cursor rules at any depth and Windsurf rules', async () => {

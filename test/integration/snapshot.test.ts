@@ -3,29 +3,15 @@
  * are refused (symlinks out of the workspace, `.github` symlinked out, oversized, invalid
  * UTF-8, NUL bytes, FIFOs), plus the file walk (skipped folders, symlinked folders, cap).
  */
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readSnapshot, listWorkspaceFiles } from '../../server/src/io/snapshot.js';
+import { put, tempDirsPerTest } from '../helpers/files.js';
 import { sha256Hex } from '../../server/src/core/canonical.js';
 
-const dirs: string[] = [];
-function temp(prefix = 'co-snap-'): string {
-  const d = mkdtempSync(path.join(os.tmpdir(), prefix));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => {
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
-});
-
-function put(root: string, rel: string, data: string | Uint8Array): void {
-  const abs = path.join(root, rel);
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, data);
-}
+const temp = tempDirsPerTest('co-snap-');
 
 const REPO = '.github/copilot-instructions.md';
 

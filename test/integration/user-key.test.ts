@@ -3,20 +3,16 @@
  * environment names, the same key afterwards, and refused (never replaced) when it is open to
  * other users or corrupted.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadUserKey, userKeyPath } from '../../server/src/io/user-key.js';
+import { tempDirsPerTest } from '../helpers/files.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const temp = tempDirsPerTest('co-key-');
 function configDir(): NodeJS.ProcessEnv {
-  const d = mkdtempSync(path.join(os.tmpdir(), 'co-key-'));
-  dirs.push(d);
-  return { COPILOT_ONBOARDING_CONFIG_DIR: path.join(d, 'cfg') };
+  return { COPILOT_ONBOARDING_CONFIG_DIR: path.join(temp(), 'cfg') };
 }
 
 describe('per-user trace key', () => {
