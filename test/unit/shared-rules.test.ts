@@ -75,6 +75,11 @@ describe('the shared-rules answer', () => {
     const conflict = errorOf(() => withSharedRulesAnswer([{ file: 'CLAUDE.md', pointer: '@AGENTS.md' }], { answer: 'Copilot', file: 'q.yaml' }));
     expect(conflict.code).toBe('INVALID_INPUT');
     expect(conflict.message).toMatch(/answered "Copilot" \(saved in q\.yaml\).*contradicts/);
+    // A malformed override (the CLI passes --override through unchecked) is named as such, not as a contradiction.
+    const malformed = errorOf(() => withSharedRulesAnswer([{ file: 'README.md', pointer: '@AGENTS.md' } as never], { answer: 'Copilot', file: 'q.yaml' }));
+    expect(malformed.code).toBe('INVALID_INPUT');
+    expect(malformed.message).toContain('is none of the override forms');
+    expect(malformed.message).not.toContain('answered');
   });
 
   it('conflicting overrides are errors; the stored form is one per file, sorted, then the choice', () => {

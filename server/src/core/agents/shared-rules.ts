@@ -77,6 +77,7 @@ export function withSharedRulesAnswer(overrides: readonly AnyOverride[], stored:
       { file: stored.file, answers: SHARED_RULES_ANSWERS.map((a) => a.answer) },
     );
   }
+  resolveSharedRules(overrides); // a malformed override, or two that disagree, is named as such
   try {
     resolveSharedRules([...overrides, { sharedRules: choice }]);
   } catch (e) {
