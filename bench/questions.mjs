@@ -14,12 +14,18 @@
  * one that reads them in a readFileSync loop and yaml-parses them (results dropped), so the time
  * can be split into I/O, parsing and the rest.
  *
+ * Also propose (app/propose.js) on a small workspace with 10 and with 10,000 saved questions,
+ * the newest of them the person's answer to the shared-rules question (issue 22: propose reads
+ * newest first and stops at that answer; target: 10,000 within 1.2× of 10); then the same two
+ * with that answer removed, where propose still reads every file (no target: the figure says
+ * what a history without the answer costs). Fresh temp workspaces, written like the fixture above.
+ *
  *   npm run build && node bench/questions.mjs [--runs 7] [--count 10000]
  */
 import { promises as fsp, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DIST, REPO_DIR, argValue, cachedFixture, cleanupTemp, interleave, isMain, load, ms, profileTop, textTable } from './lib.mjs';
+import { DIST, REPO_DIR, argValue, cachedFixture, cleanupTemp, interleave, isMain, load, ms, profileTop, tempDir, textTable } from './lib.mjs';
 
 const BY_API = 20;
 
@@ -65,7 +71,64 @@ async function readAll(dir, fn) {
   return mapLimit(names, 64, async (n) => fn(await fsp.readFile(path.join(dir, n), 'utf8')));
 }
 
-export async function run({ runs = 7, count = 10_000, floors = true, profile = true, warmup = 1, log = () => {} } = {}) {
+/** propose on a workspace with `n` saved questions and, newest, an answer to the shared-rules question. */
+async function proposeWorkspace(n, api) {
+  const { SHARED_RULES_QUESTION } = await load('core/agents/shared-rules.js');
+  const root = tempDir('co-bench-propose-q-');
+  const rule = '- Use pnpm for every install in this repository.\n';
+  mkdirSync(path.join(root, '.github'), { recursive: true });
+  await fsp.writeFile(path.join(root, '.github/copilot-instructions.md'), `# Repo\n\n${rule}`);
+  await fsp.writeFile(path.join(root, 'CLAUDE.md'), `# Claude\n\n${rule}`);
+  await makeQuestions(root, n, api);
+  const answer = await api.saveQuestion(root, { timestamp: '2027-01-01T00:00:00.000Z', question: SHARED_RULES_QUESTION, answer: 'keep', trace: '' });
+  return { root, answer: path.join(root, answer) };
+}
+
+/** Rows: propose with 10 vs `count` saved questions, with the shared-rules answer newest, then without it. */
+async function proposeRows({ runs, warmup, count, api, log }) {
+  const { propose } = await load('app/propose.js');
+  const small = await proposeWorkspace(10, api);
+  const big = await proposeWorkspace(count, api);
+  log(`  propose: 10 vs ${count} saved questions, ${warmup} warm-up + ${runs} runs`);
+  const check = (want) => async (root) => {
+    const { sharedRules } = await propose(root, undefined);
+    if ((sharedRules.choice ?? null) !== want) throw new Error(`propose: sharedRules.choice ${sharedRules.choice} (expected ${want})`);
+  };
+  const answered = check('keep');
+  const a = await interleave({ small: { fn: () => answered(small.root) }, big: { fn: () => answered(big.root) } }, { runs, warmup });
+  await fsp.rm(small.answer);
+  await fsp.rm(big.answer);
+  const none = check(null);
+  const b = await interleave({ small: { fn: () => none(small.root) }, big: { fn: () => none(big.root) } }, { runs, warmup });
+  const input = `10 vs ${count.toLocaleString('en')} saved questions`;
+  const ratioA = a.big.wall / a.small.wall;
+  return [
+    {
+      case: 'propose, shared-rules answer newest',
+      input,
+      median: a.big.wall,
+      cpu: a.big.cpu,
+      target: '≤ 1.2× the 10-question run',
+      ratio: ratioA,
+      status: ratioA <= 1.2 ? 'PASS' : 'MISS',
+      note: `${ratioA.toFixed(2)}× (${ms(a.small.wall)} ms with 10): reads the newest files down to the answer`,
+      detail: a.big,
+    },
+    {
+      case: 'propose, no shared-rules answer',
+      input,
+      median: b.big.wall,
+      cpu: b.big.cpu,
+      target: '—',
+      ratio: b.big.wall / b.small.wall,
+      status: 'n/a',
+      note: `${(b.big.wall / b.small.wall).toFixed(2)}× (${ms(b.small.wall)} ms with 10): without an answer every question file is read`,
+      detail: b.big,
+    },
+  ];
+}
+
+export async function run({ runs = 7, count = 10_000, floors = true, profile = true, withPropose = true, warmup = 1, log = () => {} } = {}) {
   const { saveQuestion, summarizeQuestions, questionsDir, yamlString, parseQuestionYaml } = await load('io/questions.js');
   const t0 = performance.now();
   const keyFiles = [fileURLToPath(import.meta.url), ...['io/questions.js', 'schemas/question.js', 'io/workspace.js'].map((f) => path.join(DIST, f)), path.join(REPO_DIR, 'node_modules/yaml/package.json')];
@@ -129,6 +192,7 @@ export async function run({ runs = 7, count = 10_000, floors = true, profile = t
       detail: r.limit10,
     },
   ];
+  if (withPropose) rows.push(...(await proposeRows({ runs, warmup, count, api: { saveQuestion, questionsDir, yamlString }, log })));
   if (profile && rows[0].status === 'MISS') {
     log('  profiling question_summary (a miss)');
     rows[0].profile = await profileTop(() => summarizeQuestions(root), { runs: 2, top: 12 });

@@ -12,7 +12,7 @@ import { checkPointers } from '../../server/src/core/agents/pointers.js';
 import { agentInventory } from '../../server/src/core/agents/inventory.js';
 import {
   SHARED_RULES_QUESTION,
-  latestSharedRulesAnswer,
+  isSharedRulesQuestion,
   parseSharedRulesAnswer,
   resolveSharedRules,
   sharedRulesAsk,
@@ -57,10 +57,11 @@ describe('the shared-rules answer', () => {
     expect(parseSharedRulesAnswer('')).toBeNull();
   });
 
-  it('the newest answer to exactly the question counts; other questions do not', () => {
-    const e = (question: string, answer: string, file: string) => ({ question, answer, file });
-    expect(latestSharedRulesAnswer([e(SHARED_RULES_QUESTION, 'keep', 'a'), e(SHARED_RULES_QUESTION, 'Copilot', 'b'), e('Which scope for Testing?', 'AGENTS.md', 'c')])).toEqual({ answer: 'Copilot', file: 'b' });
-    expect(latestSharedRulesAnswer([e(`${SHARED_RULES_QUESTION} Please.`, 'AGENTS.md', 'a')])).toBeNull();
+  it('only exactly the question counts (surrounding spaces aside); other questions do not', () => {
+    expect(isSharedRulesQuestion(SHARED_RULES_QUESTION)).toBe(true);
+    expect(isSharedRulesQuestion(`  ${SHARED_RULES_QUESTION}\n`)).toBe(true);
+    expect(isSharedRulesQuestion(`${SHARED_RULES_QUESTION} Please.`)).toBe(false);
+    expect(isSharedRulesQuestion('Which scope for Testing?')).toBe(false);
   });
 
   it('becomes the override {sharedRules}; an unknown answer or a contradicting override is a clear error', () => {
@@ -74,6 +75,11 @@ describe('the shared-rules answer', () => {
     const conflict = errorOf(() => withSharedRulesAnswer([{ file: 'CLAUDE.md', pointer: '@AGENTS.md' }], { answer: 'Copilot', file: 'q.yaml' }));
     expect(conflict.code).toBe('INVALID_INPUT');
     expect(conflict.message).toMatch(/answered "Copilot" \(saved in q\.yaml\).*contradicts/);
+    // A malformed override (the CLI passes --override through unchecked) is named as such, not as a contradiction.
+    const malformed = errorOf(() => withSharedRulesAnswer([{ file: 'README.md', pointer: '@AGENTS.md' } as never], { answer: 'Copilot', file: 'q.yaml' }));
+    expect(malformed.code).toBe('INVALID_INPUT');
+    expect(malformed.message).toContain('is none of the override forms');
+    expect(malformed.message).not.toContain('answered');
   });
 
   it('conflicting overrides are errors; the stored form is one per file, sorted, then the choice', () => {

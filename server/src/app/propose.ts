@@ -3,8 +3,8 @@
  */
 import { buildOnboardingPlan } from '../core/agents/plan.js';
 import { agentInventory } from '../core/agents/inventory.js';
-import { type SharedRulesAsk, latestSharedRulesAnswer, sharedRulesAsk, withSharedRulesAnswer } from '../core/agents/shared-rules.js';
-import { summarizeQuestions } from '../io/questions.js';
+import { type SharedRulesAsk, isSharedRulesQuestion, sharedRulesAsk, withSharedRulesAnswer } from '../core/agents/shared-rules.js';
+import { newestQuestion } from '../io/questions.js';
 import type { Analysis, Snapshot } from '../core/types.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
 import type { AnyOverride, Plan } from '../schemas/plan.js';
@@ -28,9 +28,10 @@ export async function propose(root: string, overrides: readonly AnyOverride[] | 
       next: 'Check the workspace folder (--workspace, COPILOT_ONBOARDING_WORKSPACE or the client root).',
     });
   }
-  // The person's answer to the shared-rules question (question_ask saved it) is read as the override { sharedRules }.
-  const saved = await summarizeQuestions(root);
-  const stored = latestSharedRulesAnswer(saved.entries.map((e, i) => ({ ...e, file: saved.files[i]! })));
+  // The person's newest answer to the shared-rules question (question_ask saved it) is read as the
+  // override { sharedRules }; files older than that answer are never read (issue 22).
+  const found = await newestQuestion(root, (e) => isSharedRulesQuestion(e.question));
+  const stored = found ? { answer: found.entry.answer, file: found.file } : null;
   const all = withSharedRulesAnswer(overrides ?? [], stored);
   const plan = buildOnboardingPlan({ snapshot, analysis, overrides: all, toolVersion: VERSION });
   await assertApplicable(root, plan);

@@ -12,7 +12,7 @@ import { fallbackNarration, planFacts, planText, proposeResult } from '../app/fa
 import { planViewData } from '../app/plan-view.js';
 import { figureFor } from '../app/loads.js';
 import { ErrorCode, OnboardingError } from '../core/errors.js';
-import { AnyOverrideSchema, type AnyOverride } from '../schemas/override.js';
+import type { AnyOverride } from '../schemas/override.js';
 import type { CliIo } from './common.js';
 import { addSurveyOptions, survey, SurveyExit, type SurveyOptions } from './analyze.js';
 
@@ -27,14 +27,9 @@ export function parseOverrides(values: string[]): AnyOverride[] {
         next: `Give a JSON object such as '{"section":"s03-testing","applyTo":"**/*.test.ts"}' (or an array of them).`,
       });
     }
-    return (Array.isArray(parsed) ? parsed : [parsed]).map((o) => {
-      if (typeof o === 'object' && o !== null && 'section' in o) return o as AnyOverride; // a section override: the plan builder names what is wrong in it
-      const r = AnyOverrideSchema.safeParse(o);
-      if (r.success) return r.data;
-      throw new OnboardingError(ErrorCode.INVALID_INPUT, `--override ${JSON.stringify(JSON.stringify(o)?.slice(0, 200) ?? String(o))} is none of the override forms.`, {
-        next: `Give a section override {"section":"s03-testing","applyTo":"**/*.test.ts"} (keepRepoWide, applyTo, destination, excludeAgent), a pointer {"file":"CLAUDE.md","pointer":"@AGENTS.md"} (or "@.github/copilot-instructions.md"), or the shared-rules choice {"sharedRules":"AGENTS.md"} ("copilot", "keep").`,
-      });
-    });
+    // Each is checked where the tool's overrides are: a section override by the plan builder, the
+    // others by resolveSharedRules (core/agents/shared-rules.ts), before anything is written.
+    return (Array.isArray(parsed) ? parsed : [parsed]) as AnyOverride[];
   });
 }
 

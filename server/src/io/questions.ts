@@ -101,25 +101,16 @@ export async function summarizeQuestions(root: string, opts: { limit?: number; n
   if (opts.limit !== undefined && (!Number.isInteger(opts.limit) || opts.limit < 1)) {
     throw new RangeError('limit must be an integer >= 1');
   }
-  const dir = questionsDir(root);
-  const names = ((await unlessMissing(() => fsp.readdir(dir))) ?? []).filter((n) => n.endsWith('_question.yaml')).sort();
-  const skipped: Array<{ file: string; reason: string }> = [];
-  const relName = (n: string) => rel('questions', n);
-  for (const n of names) if (!NAME_RE.test(n)) skipped.push({ file: relName(n), reason: 'unexpected file name' });
-  const valid = names.filter((n) => NAME_RE.test(n));
+  const { dir, valid, skipped } = await listQuestionFiles(root);
   const total = valid.length;
   // With a limit, read from the newest backwards until N good entries are found.
   const picked: Array<{ name: string; entry: QuestionEntry }> = [];
   const want = opts.limit ?? total;
-  let i = valid.length;
-  while (i > 0 && picked.length < want) {
-    const batch = valid.slice(Math.max(0, i - (want - picked.length)), i);
-    i -= batch.length;
-    const read = await mapLimit(batch, IO_CONCURRENCY, async (name) => ({ name, ...(await readEntry(path.join(dir, name))) }));
-    for (let j = read.length - 1; j >= 0 && picked.length < want; j--) {
-      const r = read[j]!;
+  if (want > 0) {
+    for await (const r of newestFirst(dir, valid, () => want - picked.length)) {
       if (r.entry) picked.push({ name: r.name, entry: r.entry });
-      else skipped.push({ file: relName(r.name), reason: r.reason });
+      else skipped.push({ file: rel('questions', r.name), reason: r.reason });
+      if (picked.length >= want) break;
     }
   }
   picked.reverse();
@@ -133,6 +124,42 @@ export async function summarizeQuestions(root: string, opts: { limit?: number; n
   const summary = header + body;
   skipped.sort((a, b) => a.file.localeCompare(b.file));
   return { summary, count: entries.length, total, entries, files, skipped };
+}
+
+/**
+ * The newest saved entry that `match` accepts, with its workspace-relative file, or null. Reads
+ * newest first, IO_CONCURRENCY files at a time, and stops at the first match: older files are
+ * never read, so the cost does not grow with the history (issue 22). Unreadable files are
+ * skipped, as in summarizeQuestions.
+ */
+export async function newestQuestion(root: string, match: (e: QuestionEntry) => boolean): Promise<{ entry: QuestionEntry; file: string } | null> {
+  const { dir, valid } = await listQuestionFiles(root);
+  for await (const r of newestFirst(dir, valid, () => IO_CONCURRENCY)) {
+    if (r.entry && match(r.entry)) return { entry: r.entry, file: rel('questions', r.name) };
+  }
+  return null;
+}
+
+/** The question files, sorted oldest first (names sort by time), and the ones with an unexpected name. */
+async function listQuestionFiles(root: string): Promise<{ dir: string; valid: string[]; skipped: Array<{ file: string; reason: string }> }> {
+  const dir = questionsDir(root);
+  const names = ((await unlessMissing(() => fsp.readdir(dir))) ?? []).filter((n) => n.endsWith('_question.yaml')).sort();
+  const skipped = names.filter((n) => !NAME_RE.test(n)).map((n) => ({ file: rel('questions', n), reason: 'unexpected file name' }));
+  return { dir, valid: names.filter((n) => NAME_RE.test(n)), skipped };
+}
+
+/**
+ * Each file of `names` (oldest first) read and checked, newest first; `batch()` says how many to
+ * read at once next (in parallel, at most IO_CONCURRENCY). Stopping the loop stops the reading.
+ */
+async function* newestFirst(dir: string, names: readonly string[], batch: () => number): AsyncGenerator<{ name: string } & EntryRead> {
+  let i = names.length;
+  while (i > 0) {
+    const slice = names.slice(Math.max(0, i - Math.max(1, batch())), i);
+    i -= slice.length;
+    const read = await mapLimit(slice, IO_CONCURRENCY, async (name) => ({ name, ...(await readEntry(path.join(dir, name))) }));
+    for (let j = read.length - 1; j >= 0; j--) yield read[j]!;
+  }
 }
 
 type EntryRead = { entry: QuestionEntry; reason: '' } | { entry: null; reason: string };

@@ -54,13 +54,9 @@ export interface StoredAnswer {
   file: string;
 }
 
-/** The newest saved answer to SHARED_RULES_QUESTION (entries oldest first, with their files), or null. */
-export function latestSharedRulesAnswer(entries: ReadonlyArray<{ question: string; answer: string; file: string }>): StoredAnswer | null {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i]!;
-    if (e.question.trim() === SHARED_RULES_QUESTION) return { answer: e.answer, file: e.file };
-  }
-  return null;
+/** Whether a saved question is exactly SHARED_RULES_QUESTION (surrounding spaces aside): propose reads the newest answer to it (io/questions.ts newestQuestion). */
+export function isSharedRulesQuestion(question: string): boolean {
+  return question.trim() === SHARED_RULES_QUESTION;
 }
 
 const ANSWERS_TEXT = SHARED_RULES_ANSWERS.map((a) => `"${a.answer}"`).join(', ');
@@ -81,6 +77,7 @@ export function withSharedRulesAnswer(overrides: readonly AnyOverride[], stored:
       { file: stored.file, answers: SHARED_RULES_ANSWERS.map((a) => a.answer) },
     );
   }
+  resolveSharedRules(overrides); // a malformed override, or two that disagree, is named as such
   try {
     resolveSharedRules([...overrides, { sharedRules: choice }]);
   } catch (e) {
