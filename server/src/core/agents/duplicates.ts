@@ -197,7 +197,9 @@ export function findDuplicates(inputs: readonly BodySource[]): DuplicateReport {
   });
 
   const excerpt = (b: Block): string => {
-    const first = Buffer.from(inputs[b.source]!.source.bytes).toString('utf8', b.start, b.end).split(/\r\n|\n|\r/)[0]!.trim();
+    const bytes = inputs[b.source]!.source.bytes;
+    // A view of the bytes, never a copy of the whole source per excerpt.
+    const first = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8', b.start, b.end).split(/\r\n|\n|\r/)[0]!.trim();
     return first.length > 120 ? `${first.slice(0, 119)}…` : first;
   };
   const occ = (b: Block): Occurrence => ({ path: b.path, startLine: b.startLine, endLine: b.endLine, start: b.start, end: b.end });
