@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SPAWNING } from '../../vitest.quick.config.js';
+import { MOCKING, SPAWNING } from '../../vitest.quick.config.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const STARTS_NODE = /process\.execPath|crash-runner|StdioClientTransport|promisify\(execFile\)/;
@@ -22,5 +22,15 @@ describe('test:quick', () => {
     expect(spawning.length).toBeGreaterThan(5);
     expect(spawning.filter((f) => !SPAWNING.includes(f))).toEqual([]);
     for (const f of SPAWNING) expect(existsSync(path.join(REPO, f)), f).toBe(true);
+  });
+
+  it('lists every test file that mocks a module (the quick run shares a module cache), and only files that exist', () => {
+    const files = readdirSync(path.join(REPO, 'test'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.test.ts'))
+      .map((f) => `test/${f.split(path.sep).join('/')}`)
+      .filter((f) => f !== 'test/unit/quick-suite.test.ts');
+    const mocking = files.filter((f) => /\bvi\.(?:mock|doMock)\(/.test(readFileSync(path.join(REPO, f), 'utf8'))).sort();
+    expect(mocking.filter((f) => !MOCKING.includes(f))).toEqual([]);
+    for (const f of MOCKING) expect(existsSync(path.join(REPO, f)), f).toBe(true);
   });
 });
