@@ -8,6 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, removeWorkspace, type Harness } from '../helpers/harness.js';
+import { APPS_EXTENSION, PLAN_VIEW_DATA_TOOL, PLAN_VIEW_MIME } from '../../server/src/mcp/plan-view.js';
 
 const ALL = [
   'onboarding_analyze',
@@ -54,6 +55,21 @@ describe('tools/list', () => {
       annotations: t.annotations ?? null,
     };
     await expect(JSON.stringify(snap, null, 2) + '\n').toMatchFileSnapshot(`./__snapshots__/tools/${name}.json`);
+  });
+
+  it('a client that renders MCP Apps also sees the plan view data tool, read-only and app-only, as its snapshot', async () => {
+    const apps = await connect({ caps: { elicitation: {}, extensions: { [APPS_EXTENSION]: { mimeTypes: [PLAN_VIEW_MIME] } } } });
+    try {
+      const listed = (await apps.client.listTools()).tools;
+      expect(listed.map((t) => t.name).sort()).toEqual([...ALL, PLAN_VIEW_DATA_TOOL].sort());
+      const t = listed.find((x) => x.name === PLAN_VIEW_DATA_TOOL)!;
+      expect(t.annotations?.readOnlyHint).toBe(true);
+      const snap = { name: t.name, title: t.title ?? null, description: t.description ?? null, inputSchema: t.inputSchema, outputSchema: t.outputSchema ?? null, annotations: t.annotations ?? null, _meta: t._meta ?? null };
+      await expect(JSON.stringify(snap, null, 2) + '\n').toMatchFileSnapshot(`./__snapshots__/tools/${t.name}.json`);
+    } finally {
+      await apps.close();
+      removeWorkspace(apps.root);
+    }
   });
 
   it('annotations are honest: read-only tools say so, destructive tools say so', () => {
