@@ -477,9 +477,11 @@ function headingDirectories(idx: FileIndex, title: string): string[] {
     // Only an unambiguous directory a maintainer would name in a heading: the shallowest one,
     // alone at its depth, at most three levels down (not `src/a/b/c/logging/core`).
     const d0 = dirs[0]!;
-    if (depth(d0) > MAX_HEADING_DIR_DEPTH) return null;
-    if (dirs.length > 1 && depth(dirs[1]!) === depth(d0)) return null;
-    const g = `${d0}/**`;
+    // Java and Kotlin packages sit deep by layout (`src/main/java/io/spiffe/spiffeid`): a package named at any depth, its main and test sides together.
+    const jvm = dirs.every((d) => JVM_PACKAGES_RE.test(d));
+    if (depth(d0) > MAX_HEADING_DIR_DEPTH && !jvm) return null;
+    if (dirs.length > 1 && depth(dirs[1]!) === depth(d0) && !jvm) return null;
+    const g = jvm && dirs.length > 1 ? `**/${d0.slice(d0.lastIndexOf('/') + 1)}/**` : `${d0}/**`;
     const st = idx.stat(g);
     return st.first === null || idx.coversAlmostAll(st.count) ? null : g;
   };
