@@ -136,7 +136,7 @@ export function scoreRealCase(core, c) {
     if (usedH.has(x.h) || usedP.has(x.p)) continue;
     usedH.add(x.h);
     usedP.add(x.p);
-    hits.push({ human: x.h.path, humanApplyTo: x.h.applyTo, proposal: x.p.path, proposalApplyTo: x.p.applyTo, jaccard: x.j });
+    hits.push({ human: x.h.path, humanApplyTo: x.h.applyTo, proposal: x.p.path, proposalApplyTo: x.p.applyTo, jaccard: x.j, files: x.p.set.size });
   }
   const best = (set, others) => others.reduce((m, o) => Math.max(m, jaccard(set, o.set)), 0);
   return {

@@ -322,7 +322,7 @@ function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string)
     globs: main.map((x) => x.glob),
     evidence: main.map((x) => `${where} ${quote(x.raw)}${times(x.count)}${x.line}`),
     raws: main.map((x) => x.raw),
-    overview: main.length > 4,
+    overview: main.length > 4 || new Set(main.map((x) => x.glob.split('/')[0])).size >= 3,
     repeated: top >= 2,
   };
 }
