@@ -22,7 +22,7 @@ export function depth(p: string): number {
 
 /** A directory or word as compared by name: `Azure_API`, `azure-api` and `azure api` are one name. */
 export function normName(s: string): string {
-  return s.toLowerCase().replace(/[-_ .]+/g, '');
+  return s.toLowerCase().replace(/[-_ .]+/g, '-').replace(/^-|-$/g, '');
 }
 
 /** A predicate equal to picomatch(glob, { dot: true }), with literal shortcuts for the common shapes. */
