@@ -214,6 +214,16 @@ describe('scope patterns', () => {
     expect(heading('Command module', lines.join('\n'), files).applyTo).toBeNull();
   });
 
+  it('4f. a heading that names a Java or Kotlin package names it at any depth, its main and test sides together', () => {
+    const lines = ['- Keep the public API small.', '- Validate inputs at the boundary.', '- Close what you open.'];
+    const jvm = ['core/src/main/java/io/acme/helper/Cli.java', 'core/src/main/java/io/acme/helper/Run.java', 'core/src/test/java/io/acme/helper/CliTest.java', 'core/src/main/java/io/acme/Main.java', 'README.md'];
+    expect(heading('helper', lines.join('\n'), jvm).applyTo).toEqual(['**/helper/**']);
+    // One package at one place: that folder.
+    expect(heading('helper', lines.join('\n'), jvm.filter((f) => !f.includes('/test/'))).applyTo).toEqual(['core/src/main/java/io/acme/helper/**']);
+    // A plain folder that deep is not named by a heading word alone.
+    expect(heading('helper', lines.join('\n'), ['a/b/c/helper/x.ts', 'a/b/c/helper/y.ts', 'main.ts']).applyTo).toBeNull();
+  });
+
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {
     const files = ['README.md', 'docs/guide.md', 'docs/api.md', 'src/main.go'];
     const body = '- Write the documentation in plain English.\n- One sentence per line in markdown.\n- Link to the code, not to issues.\n';

@@ -129,6 +129,16 @@ describe('directory and glob signals', () => {
     expect(r.evidence.join(' ')).toMatch(/overview/);
   });
 
+  it('a section naming three top-level parts of the repository is an overview, two are still its scope', () => {
+    const tree = ['backend/api/a.java', 'backend/api/b.java', 'frontend/src/app.ts', 'frontend/src/b.ts', 'example/run.sh', 'example/x.sh', 'docs/a.md', 'README.md', 'pom.xml'];
+    const body = ['- `backend/` serves the graph API; build it with Maven.', '- `frontend/` is the Vite app; run `npm run dev` in `frontend/`.', '- `example/` is a demo workload for `backend/`.', '- Start `example/` after the backend.'];
+    const three = inferScope(h('Repository map'), body.join('\n'), tree);
+    expect(three.applyTo).toBeNull();
+    expect(three.evidence.join(' ')).toMatch(/mentions 3 different paths \(an overview\)/);
+    const two = inferScope(h('Repository map'), [...body.slice(0, 2), '- Format `backend/` with Spotless.'].join('\n'), tree);
+    expect(two.applyTo).toEqual(['backend/**', 'frontend/**']);
+  });
+
   it('emphasis and bold are not globs', () => {
     expect(inferScope(h('Style'), '*Never* do that. **Always** do this.', ['never.ts', 'always.md']).applyTo).toBeNull();
   });
