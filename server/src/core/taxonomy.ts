@@ -341,6 +341,13 @@ export const TOPICS: readonly Topic[] = [
     heading: words('copilot customi[sz]ation', 'instructions? files?', '\\.instructions\\.md', 'prompt files?', '\\.prompt\\.md', 'custom agents?', 'agent skills?', 'skill files?'),
     primary: ['.instructions.md', '.prompt.md', '.agent.md', 'skill.md', '.chatmode.md', 'prompt files', 'instruction files'],
     globs: ['**/*.instructions.md', '**/*.prompt.md', '**/*.agent.md', '**/*.chatmode.md', '**/SKILL.md'],
+    // A heading that names one kind of customization file is about that kind only.
+    variants: [
+      [/\bprompt/i, ['**/*.prompt.md']],
+      [/\bagents?\b/i, ['**/*.agent.md', '**/*.chatmode.md']],
+      [/\bskills?\b/i, ['**/SKILL.md']],
+      [/\binstructions? files?\b|\.instructions\.md/i, ['**/*.instructions.md']],
+    ],
   },
   {
     id: 'make', name: 'Makefile', family: 'build', language: false,
