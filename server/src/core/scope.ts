@@ -78,7 +78,7 @@ function finish(idx: FileIndex, signal: string[], globs: readonly string[], what
 }
 
 /** Folder names that hold tests. */
-const TEST_FOLDER_RE = /^(?:tests?|specs?|__tests__|e2e)$/i;
+const TEST_FOLDER_RE = /^(?:tests?|tst|specs?|__tests__|e2e)$/i;
 /** When at least this share of the tree's test files sit in one test folder, that folder is the scope. */
 const TEST_FOLDER_SHARE = 0.8;
 
