@@ -139,6 +139,16 @@ describe('directory and glob signals', () => {
     expect(two.applyTo).toEqual(['backend/**', 'frontend/**']);
   });
 
+  it('a project overview names paths to orient: they are not its scope', () => {
+    const tree = ['src/AppCLI/main.cpp', 'src/AppCLI/cmd.cpp', 'src/Deploy/a.cs', 'src/Deploy/b.cs', 'docs/a.md', 'README.md'];
+    const body = '- `src/AppCLI/` is the command line; `src/AppCLI/` builds the exe.\n- `src/Deploy/` is the COM API; `src/Deploy/` ships as a NuGet package.\n';
+    const r = inferScope(h('Project Overview'), body, tree);
+    expect(r.applyTo).toBeNull();
+    expect(r.evidence.join(' ')).toMatch(/introduces the project/);
+    // The same paths under a heading about rules for them are its scope.
+    expect(inferScope(h('Native code rules'), body, tree).applyTo).toEqual(['src/AppCLI/**', 'src/Deploy/**']);
+  });
+
   it('emphasis and bold are not globs', () => {
     expect(inferScope(h('Style'), '*Never* do that. **Always** do this.', ['never.ts', 'always.md']).applyTo).toBeNull();
   });

@@ -213,6 +213,7 @@ export function inferScope(section: { title: string; kind: string }, input: stri
 
   const bodyPaths = pathSignal(idx, body().mentions, 'mentions');
   if (bodyPaths.overview) return repoWide([`no scope: mentions ${bodyPaths.globs.length} different paths (an overview)`]);
+  if (bodyPaths.globs.length && OVERVIEW_RE.test(title)) return repoWide([`no scope: the ${label} ${quote(title)} introduces the project; the paths it names orient`]);
   if (bodyPaths.globs.length) {
     // Generic words never veto path evidence, but they ask for more of it: under a heading about
     // how to work (build, commits, review) the paths must carry the section; under "rules",
@@ -267,6 +268,9 @@ function fenceLanguage(body: TextScan, idx: FileIndex): ScopeResult | null {
   const r = finish(idx, [`its code examples are ${family} (${e.keys.join(', ')})`], topic.globs, `${family} files`, 'fences');
   return r.applyTo ? r : null;
 }
+
+/** Headings that introduce the whole project: the paths they name are a map, not a scope. */
+const OVERVIEW_RE = /(?<![\p{L}\p{N}_])(?:overview|introduction|intro|about|summary|getting started|what is)(?![\p{L}\p{N}_])/iu;
 
 /** Under a generic heading, at least this share of the section's lines must name its paths. */
 const MIN_PATH_SHARE = 0.3;
