@@ -153,6 +153,13 @@ describe('scope patterns', () => {
     expect(r.evidence.join('\n')).toContain("the section's language is rust");
   });
 
+  it('3b. nearly all tests in one test folder (`tests/`, .NET\'s `Tst/`): that folder', () => {
+    const files = ['Src/App.Core/Engine.cs', 'Tst/App.Core.Tests/EngineTests.cs', 'Tst/App.Core.Tests/ParserTests.cs', 'Tst/App.Core.Tests/Data/sample.log', 'Tst/App.Gui.Tests/ViewTests.cs'];
+    const r = heading('Test instructions', '- Name tests `Method_State_Result`.\n- Use xunit `[Fact]`; one assert per test.\n- Keep tests fast.\n', files);
+    expect(r.applyTo).toEqual(['Tst/**']);
+    expect(r.evidence.join('\n')).toMatch(/under Tst\//);
+  });
+
   it('4. the folders a section is about beat a passing mention; bare file names count when repeated, for their folder', () => {
     const files = ['plugin_api.py', 'plugin_manager/__init__.py', 'plugin_manager/registry.py', 'static/html/index.html', 'app.py'];
     const body = 'Plugins implement `plugin_api.py`; `plugin_manager/` installs them. Templates follow `static/html/`.\n\n- New hooks go in `plugin_api.py`.\n- `plugin_manager/` never imports a plugin eagerly.\n';
@@ -222,6 +229,17 @@ describe('scope patterns', () => {
     expect(heading('helper', lines.join('\n'), jvm.filter((f) => !f.includes('/test/'))).applyTo).toEqual(['core/src/main/java/io/acme/helper/**']);
     // A plain folder that deep is not named by a heading word alone.
     expect(heading('helper', lines.join('\n'), ['a/b/c/helper/x.ts', 'a/b/c/helper/y.ts', 'main.ts']).applyTo).toBeNull();
+  });
+
+  it('4g. a heading that names one kind of Copilot customization file is about that kind only', () => {
+    const files = ['.github/prompts/release.prompt.md', '.github/agents/reviewer.agent.md', '.github/skills/db/SKILL.md', 'src/a.ts'];
+    const body = '- Front matter first: `description`, then the body.\n- Keep each file under 200 lines.\n- Name files in kebab-case, e.g. `release.prompt.md`.\n';
+    expect(heading('Prompt file guidelines', body, files).applyTo).toEqual(['**/*.prompt.md']);
+    expect(heading('Custom agent guidelines', body, files).applyTo).toEqual(['**/*.agent.md']);
+    expect(heading('Agent skills', body, files).applyTo).toEqual(['**/SKILL.md']);
+    // Rules for instruction files, in a tree that has none yet, load nowhere else (not on prompt files).
+    expect(heading('Custom instructions file guidelines', body, files).applyTo).toBeNull();
+    expect(heading('Copilot customization', body, files).applyTo).toEqual(['**/*.prompt.md', '**/*.agent.md', '**/SKILL.md']);
   });
 
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {

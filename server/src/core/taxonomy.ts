@@ -344,8 +344,8 @@ export const TOPICS: readonly Topic[] = [
     // A heading that names one kind of customization file is about that kind only.
     variants: [
       [/\bprompt/i, ['**/*.prompt.md']],
-      [/\bagents?\b/i, ['**/*.agent.md', '**/*.chatmode.md']],
       [/\bskills?\b/i, ['**/SKILL.md']],
+      [/\bagents?\b/i, ['**/*.agent.md', '**/*.chatmode.md']],
       [/\binstructions? files?\b|\.instructions\.md/i, ['**/*.instructions.md']],
     ],
   },
