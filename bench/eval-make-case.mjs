@@ -9,6 +9,8 @@
  *   node bench/eval-make-case.mjs --git-dir DIR --repo owner/name --kind split --commit SHA
  *   node bench/eval-make-case.mjs --git-dir DIR --repo owner/name --kind reassembly --commit SHA
  *   (--humans-at SHA2: a split whose files got their final names in a follow-up commit SHA2)
+ *   (--folder NAME: the case folder's name when not <owner>__<repo>: a repository that is both a
+ *   reassembly case and a split keeps the split in <owner>__<repo>__split)
  *
  * split: SHA is the maintainers' split commit. The monolith is `.github/copilot-instructions.md`
  *   of its parent; the tree is the parent's; the human files are the `.instructions.md` files the
@@ -114,7 +116,7 @@ function arg(name) {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-export function makeCase(format, { gitDir, repo, kind, commit: commitArg, humansAt: humansArg, notes = '' }) {
+export function makeCase(format, { gitDir, repo, kind, commit: commitArg, humansAt: humansArg, notes = '', folder }) {
   const split = git(gitDir, ['rev-parse', `${commitArg}^{commit}`]).toString().trim();
   const treeCommit = kind === 'split' ? git(gitDir, ['rev-parse', `${split}^`]).toString().trim() : split;
   // A split finished in a follow-up commit (e.g. files renamed to *.instructions.md): humans read there.
@@ -195,7 +197,7 @@ export function makeCase(format, { gitDir, repo, kind, commit: commitArg, humans
     treeCapped: all.length > TREE_CAP,
     notes,
   };
-  const dir = path.join(CASES_DIR, repo.replace('/', '__'));
+  const dir = path.join(CASES_DIR, folder ?? repo.replace('/', '__'));
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'tree.txt'), `${tree.join('\n')}\n`);
   if (vendored) {
@@ -223,7 +225,7 @@ const isMain = process.argv[1] !== undefined && path.resolve(process.argv[1]) ==
 if (isMain && process.argv.includes('--index')) console.log(indexTable());
 else if (isMain) {
   const { load } = await import('./lib.mjs');
-  const info = makeCase(await load('core/copilot-format.js'), { gitDir: arg('--git-dir'), repo: arg('--repo'), kind: arg('--kind'), commit: arg('--commit'), humansAt: arg('--humans-at'), notes: arg('--notes') ?? '' });
+  const info = makeCase(await load('core/copilot-format.js'), { gitDir: arg('--git-dir'), repo: arg('--repo'), kind: arg('--kind'), commit: arg('--commit'), humansAt: arg('--humans-at'), notes: arg('--notes') ?? '', folder: arg('--folder') });
   const { humans, monolithParts, ...rest } = info;
   console.log(JSON.stringify(rest));
   for (const h of humans) console.log(`  ${h.path}\t${h.applyTo}\t${h.bytes} B\t${h.treeFilesMatched} files${h.everywhere ? ' (everywhere)' : ''}`);
