@@ -231,11 +231,18 @@ async function namesFor(root: string, key: string): Promise<{ dir: string; valid
   const after = statSync(dir, { bigint: true, throwIfNoEntry: false });
   // Kept only when nothing changed while listing, and the folder had been left alone (QUIET_MS).
   if (!after || folderStamp(after) !== stamp || Date.now() - Number(before.mtimeMs) < QUIET_MS) return { dir, valid }; // safety: questions-index-quiet
-  // A cache: when it cannot be written (a read-only disk, a state folder that is a symlink), the next call lists again.
+  // A cache, replaced by a rename but not fsynced: after a crash it is the old one (another stamp),
+  // the new one, or unreadable, and each of those is listed again or right. When it cannot be
+  // written (a read-only disk, a state folder that is a symlink), the next call lists again.
   const text = JSON.stringify({ format: INDEX_FORMAT, stamp, key, names: valid });
-  await assertStateWrite(root, indexFile)
-    .then(() => atomicWriteFile(indexFile, text))
-    .catch(() => undefined);
+  const tmp = `${indexFile}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await assertStateWrite(root, indexFile);
+    await fsp.writeFile(tmp, text, { flag: 'wx' });
+    await fsp.rename(tmp, indexFile);
+  } catch {
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+  }
   return { dir, valid };
 }
 
