@@ -17,13 +17,13 @@
  * binary content (a NUL byte) and invalid UTF-8.
  */
 import { isUtf8 } from 'node:buffer';
-import { promises as fsp, type Dirent } from 'node:fs';
+import { promises as fsp, type Dirent, lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import type { RefusedSource, Snapshot, SourceFile, SourceKind } from '../core/types.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH } from '../core/copilot-format.js';
 import { STATE_DIR } from './layout.js';
-import { isWithin, type NotRead, readRegularFile } from './workspace.js';
+import { isWithin, type NotRead, readRegularFileSync } from './workspace.js';
 
 const DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 200_000;
@@ -73,17 +73,21 @@ async function symlinkCulprit(root: string, rel: string): Promise<string> {
   return rel;
 }
 
+/**
+ * One source, read with system calls on this thread (realpath, open, fstat, read, close): a few
+ * files, for which thread-pool round trips cost more than the reads.
+ */
 async function readSource(root: string, realRoot: string, rel: string, maxBytes: number): Promise<ReadResult> {
   const abs = path.join(root, ...rel.split('/'));
   let real: string;
   try {
-    real = await fsp.realpath(abs);
+    real = realpathSync.native(abs);
   } catch (e) {
     const code = errnoOf(e);
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       // A dangling symlink is a source we cannot read; a missing file is no source at all.
       try {
-        if ((await fsp.lstat(abs)).isSymbolicLink()) return { ok: false, reason: 'it is a symlink to nothing (dangling)' };
+        if (lstatSync(abs).isSymbolicLink()) return { ok: false, reason: 'it is a symlink to nothing (dangling)' };
       } catch {
         /* missing */
       }
@@ -103,7 +107,7 @@ async function readSource(root: string, realRoot: string, rel: string, maxBytes:
   // O_NONBLOCK: opening a FIFO must not hang; O_NOFOLLOW on the resolved path: no late swap to a link.
   let data: Buffer | NotRead;
   try {
-    data = await readRegularFile(real, { maxBytes });
+    data = readRegularFileSync(real, { maxBytes });
   } catch (e) {
     return { ok: false, reason: `it cannot be read (${errnoOf(e)})` };
   }
