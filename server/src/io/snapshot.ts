@@ -17,7 +17,7 @@
  * binary content (a NUL byte) and invalid UTF-8.
  */
 import { isUtf8 } from 'node:buffer';
-import { promises as fsp, type Dirent, lstatSync, realpathSync } from 'node:fs';
+import { promises as fsp, type Dirent, lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import type { RefusedSource, Snapshot, SourceFile, SourceKind } from '../core/types.js';
@@ -140,7 +140,7 @@ async function instructionCandidates(root: string, realRoot: string, refused: Re
   const top = path.join(root, ...INSTRUCTIONS_DIR.split('/'));
   let real: string;
   try {
-    real = await fsp.realpath(top);
+    real = realpathSync.native(top);
   } catch {
     return [];
   }
@@ -189,13 +189,22 @@ async function ruleFolderCandidates(root: string, dir: string, suffixes: readonl
   return out;
 }
 
+/** Whether `abs` (links followed) is a folder; false when it cannot be stat'ed (missing, a loop). */
+function isFolderSync(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 async function otherAgentCandidates(root: string, refused: RefusedSource[]): Promise<Candidate[]> {
   const agents = OTHER_AGENT_FILES.map(async (name): Promise<Candidate[]> => {
     let isDir: boolean;
     try {
       // lstat first: a dangling or looping link is still a candidate (readSource refuses it)
-      const lst = await fsp.lstat(path.join(root, name));
-      isDir = lst.isDirectory() || (lst.isSymbolicLink() && (await fsp.stat(path.join(root, name)).then((s) => s.isDirectory(), () => false)));
+      const lst = lstatSync(path.join(root, name));
+      isDir = lst.isDirectory() || (lst.isSymbolicLink() && isFolderSync(path.join(root, name)));
     } catch {
       return [];
     }
@@ -262,7 +271,7 @@ export async function listWorkspaceFiles(root: string, maxFiles: number): Promis
 export async function readSnapshot(root: string, opts: SnapshotOptions = {}): Promise<Snapshot> {
   const maxBytes = opts.maxSourceBytes ?? DEFAULT_MAX_SOURCE_BYTES;
   const maxFiles = opts.maxFiles ?? DEFAULT_MAX_FILES;
-  const realRoot = await fsp.realpath(root);
+  const realRoot = realpathSync.native(root);
   const refused: RefusedSource[] = [];
   const taken: string[] = [];
 
