@@ -96,6 +96,10 @@ const MUTANTS = [
   { name: 'shared-answer-same-question', file: 'server/src/io/traces.ts', tests: ['test/hostile/shared-answer.test.ts'], grep: 'another question' },
   { name: 'shared-answer-as-traced', file: 'server/src/io/traces.ts', tests: ['test/hostile/shared-answer.test.ts'], grep: 'edited in its file' },
   { name: 'shared-answer-newest-trace', file: 'server/src/io/questions.ts', tests: ['test/hostile/shared-answer.test.ts'], grep: 'newer file name' },
+  // The index of question file names (io/questions.ts namesFor): used only while the folder's stamp is the one it was listed at, written only for a folder left alone, its names only inside the folder.
+  { name: 'questions-index-fresh', file: 'server/src/io/questions.ts', tests: ['test/integration/propose-questions-read.test.ts'], grep: 'saved after the index was written' },
+  { name: 'questions-index-quiet', file: 'server/src/io/questions.ts', tests: ['test/integration/propose-questions-read.test.ts'], grep: 'listed but not indexed' },
+  { name: 'questions-index-names', file: 'server/src/io/questions.ts', tests: ['test/integration/propose-questions-read.test.ts'], grep: 'never read' },
   { name: 'trace-record-authenticated', file: 'server/src/io/traces.ts', tests: ['test/hostile/shared-answer.test.ts'], grep: 'does not authenticate' },
   { name: 'journal-confirmation-newest', file: 'server/src/io/migration-record.ts', tests: ['test/hostile/undo.test.ts'], grep: 'replayed after the person confirmed something later' },
   { name: 'status-recovery-authenticated', file: 'server/src/io/traces.ts', tests: ['test/hostile/undo.test.ts'], grep: 'a recover record planted' },

@@ -3,9 +3,10 @@
  * shared-rules question newest first and stops there (io/questions.ts newestTracedAnswer), and only
  * the files named for that question. Question files are read through io/workspace.ts
  * readRegularFileSync, which this test wraps to count the files read; the rest of propose runs
- * for real on a temp workspace.
+ * for real on a temp workspace. The names found are kept in .copilot-state/questions-index.json
+ * with the folder's stamp once the folder has been left alone for 2 s (backdated here).
  */
-import { renameSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, renameSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { propose } from '../../server/src/app/propose.js';
@@ -84,5 +85,59 @@ describe('propose and the saved questions', () => {
     const { sharedRules } = await propose(root, undefined);
     expect(sharedRules.choice).toBe('keep');
     expect(reads.filter(qpath).map((f) => path.basename(f))).toEqual([path.basename(legacy)]);
+  });
+});
+
+describe('the index of question file names', () => {
+  const INDEX = '.copilot-state/questions-index.json';
+  /** The questions folder as after a minute left alone (its mtime backdated). */
+  const leaveAlone = (root: string) => {
+    const t = new Date(Date.now() - 60_000);
+    utimesSync(path.join(root, '.copilot-state/questions'), t, t);
+  };
+  async function workspace(): Promise<string> {
+    const root = tempWorkspace('co-qindex-');
+    roots.push(root);
+    await writeFileIn(root, '.github/copilot-instructions.md', '# Repo\n\n- Use pnpm for every install in this repository.\n');
+    await writeFileIn(root, 'CLAUDE.md', '# Claude\n\n- Use pnpm for every install in this repository.\n');
+    for (let i = 0; i < 5; i++) await saveQuestion(root, { timestamp: at(i), question: `Which scope for topic ${i}?`, answer: 'src/**', trace: '' });
+    return root;
+  }
+
+  it('a folder changed in the last 2 s is listed but not indexed (a change in the same mtime step would go unseen)', async () => {
+    const root = await workspace();
+    expect((await propose(root, undefined)).sharedRules.choice).toBeNull();
+    expect(existsSync(path.join(root, INDEX))).toBe(false);
+    leaveAlone(root);
+    expect((await propose(root, undefined)).sharedRules.choice).toBeNull();
+    expect(JSON.parse(readFileSync(path.join(root, INDEX), 'utf8')).names).toEqual([]);
+  });
+
+  it('an answer saved after the index was written is found: the folder changed, so it is listed again', async () => {
+    const root = await workspace();
+    leaveAlone(root);
+    expect((await propose(root, undefined)).sharedRules.choice).toBeNull();
+    expect(existsSync(path.join(root, INDEX))).toBe(true);
+    await answerQuestion(root, SHARED_RULES_QUESTION, 'keep', at(10));
+    expect((await propose(root, undefined)).sharedRules.choice).toBe('keep');
+  });
+
+  it('an edited index is a list of names only: each is read and checked as a listed file, and a name outside the folder is never read', async () => {
+    const root = await workspace();
+    const { saved } = await answerQuestion(root, SHARED_RULES_QUESTION, 'keep', at(10));
+    leaveAlone(root);
+    expect((await propose(root, undefined)).sharedRules.choice).toBe('keep');
+    const index = JSON.parse(readFileSync(path.join(root, INDEX), 'utf8'));
+    expect(index.names).toEqual([path.basename(saved)]);
+    // A copy of that answer beside the folder, named in the index through `..`; the answer itself left out.
+    const outside = `../${path.basename(saved)}`;
+    copyFileSync(path.join(root, saved), path.join(root, '.copilot-state', path.basename(saved)));
+    writeFileSync(path.join(root, INDEX), JSON.stringify({ ...index, names: [outside] }));
+    reads.length = 0;
+    const { sharedRules } = await propose(root, undefined);
+    // Leaving a name out hides that answer, as deleting its file would; nothing outside the folder was read.
+    expect(sharedRules.choice).toBeNull();
+    expect(sharedRules.ignored.count).toBe(0);
+    expect(reads.filter((f) => path.basename(f) === path.basename(saved))).toEqual([]);
   });
 });

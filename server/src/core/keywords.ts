@@ -197,7 +197,6 @@ const SAFE_GLOB = /^[\w.\-/*{},?[\]!@+]+$/;
 const EXT_GLOB = /^\*{1,2}[\w-]*\.[\w.{},-]+$/;
 const DIR_TOKEN = /^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)*\/$/;
 const BACKTICK_RE = /`([^`\s]{1,200})`/g;
-const PATH_CHAR_RE = /[/*]/g;
 
 /** Characters that end a path-like token. */
 function isStop(c: number): boolean {
@@ -215,27 +214,30 @@ function normaliseGlob(raw: string): string | null {
 function collectMentions(prose: string): Mention[] {
   const out: Mention[] = [];
   const seen = new Map<string, Mention>();
-  const push = (m: Omit<Mention, 'count'>): void => {
-    const key = `${m.kind}:${m.value}`;
+  const push = (raw: string, kind: Mention['kind'], value: string): void => {
+    const key = `${kind}:${value}`;
     const had = seen.get(key);
     if (had) {
       had.count++;
       return;
     }
-    const full = { ...m, count: 1 };
+    const full: Mention = { raw, kind, value, count: 1 };
     seen.set(key, full);
     out.push(full);
   };
-  // Tokens (runs of non-stop characters) that contain `/` or `*`, found from those characters.
-  let doneTo = -1;
-  PATH_CHAR_RE.lastIndex = 0;
-  for (let m = PATH_CHAR_RE.exec(prose); m; m = PATH_CHAR_RE.exec(prose)) {
-    if (m.index < doneTo) continue;
-    let a = m.index;
+  // Tokens (runs of non-stop characters) that contain `/` or `*`, found from those characters
+  // with indexOf (a regular expression's exec per `*` of Markdown emphasis cost more).
+  let slash = prose.indexOf('/');
+  let star = prose.indexOf('*');
+  while (slash >= 0 || star >= 0) {
+    const at = slash < 0 ? star : star < 0 ? slash : Math.min(slash, star);
+    let a = at;
     while (a > 0 && !isStop(prose.charCodeAt(a - 1))) a--;
-    let b = m.index + 1;
+    let b = at + 1;
     while (b < prose.length && !isStop(prose.charCodeAt(b))) b++;
-    doneTo = b;
+    // The next token starts after b (a stop character, or the end).
+    if (slash >= 0 && slash < b) slash = prose.indexOf('/', b);
+    if (star >= 0 && star < b) star = prose.indexOf('*', b);
     if (seen.size >= 64) break;
     const raw = prose.slice(a, b).replace(/[.,:;!?]+$/, '');
     if (raw.length < 2 || raw.length > 200 || raw.includes('://')) continue;
@@ -243,10 +245,10 @@ function collectMentions(prose: string): Mention[] {
       if (!SAFE_GLOB.test(raw)) continue;
       if (!raw.includes('/') && !EXT_GLOB.test(raw)) continue; // `*emphasis*`, `**bold**`
       const g = normaliseGlob(raw);
-      if (g) push({ raw, kind: 'glob', value: g });
+      if (g) push(raw, 'glob', g);
     } else if (DIR_TOKEN.test(raw)) {
       const d = raw.replace(/^\.\//, '').replace(/\/+$/, '');
-      if (d && d !== '.' && !d.split('/').includes('..')) push({ raw, kind: 'dir', value: d });
+      if (d && d !== '.' && !d.split('/').includes('..')) push(raw, 'dir', d);
     }
   }
   // `src/api` in backticks, without a trailing slash, may still be a directory (checked against the index later).
@@ -257,13 +259,13 @@ function collectMentions(prose: string): Mention[] {
       if (raw.includes('*') || raw.endsWith('/') || raw.includes('://')) continue;
       // `pyproject.toml`, and the capitalised names of files without extension (`VERSION`, `Makefile`).
       if ((/^[\w-]+\.[a-z][a-z0-9]{0,5}$/i.test(raw) && !/^\d/.test(raw)) || /^[A-Z][A-Za-z]{3,}$/.test(raw)) {
-        push({ raw, kind: 'file', value: raw });
+        push(raw, 'file', raw);
         continue;
       }
       // A single word (`strict`) is too weak: only paths (`src/api`) count without a trailing slash.
       if (/^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)+$/.test(raw) && !raw.split('/').includes('..')) {
         const d = raw.replace(/^\.\//, '');
-        if (d && d !== '.') push({ raw, kind: 'dir', value: d });
+        if (d && d !== '.') push(raw, 'dir', d);
       }
     }
   }

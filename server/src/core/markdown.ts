@@ -17,10 +17,19 @@
 import MarkdownIt from 'markdown-it';
 import type { Heading, LineEnding, ParsedMarkdown, Section } from './types.js';
 import { slugify } from './slug.js';
+import { utf8Text } from './utf8.js';
 
 /** Block structure only: the inline rules (links, emphasis, typography) decide no heading. */
 const md = new MarkdownIt({ html: true });
 md.core.ruler.enableOnly(['normalize', 'block']);
+// markdown-it's normalize replaces every line break (\n by \n too) and NUL, building a copy of the
+// whole text; this gives the same text and copies it only when it has a CR or a NUL.
+md.core.ruler.at('normalize', (state) => {
+  let src = state.src;
+  if (src.includes('\r')) src = src.replace(/\r\n?/g, '\n');
+  if (src.includes('\0')) src = src.replace(/\0/g, '\uFFFD');
+  state.src = src;
+});
 
 /** Drops a BOM at the very start of the file only (byte offsets still count its 3 bytes). */
 const utf8 = new TextDecoder('utf-8');
@@ -84,7 +93,9 @@ export function parseMarkdown(bytes: Uint8Array): ParsedMarkdown {
     }
   }
 
-  const text = utf8.decode(bytes);
+  // The whole text, decoded once for analyze and buildPlan (core/utf8.ts); a BOM is no line's text.
+  const whole = utf8Text(bytes);
+  const text = bom ? whole.slice(1) : whole;
   const tokens = md.parse(frontMatter ? text.slice(frontMatter.raw.length) : text, {});
   const headings: Heading[] = [];
   for (let i = 0; i < tokens.length; i++) {

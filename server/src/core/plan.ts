@@ -10,6 +10,7 @@
  * A large section whose subsections have different scopes is decided part by part
  * (subsections.ts); the output bytes and the lossless proof are built by plan-outputs.ts.
  */
+import { isUtf8 } from 'node:buffer';
 import type { Analysis, ByteRange, ScopeResult, Section, Snapshot, SourceFile } from './types.js';
 import type { ExcludeAgent, Override, Plan, PlanBody, PlanSection, Operation } from '../schemas/plan.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, splitApplyTo } from './copilot-format.js';
@@ -23,6 +24,7 @@ import { type Candidate, SectionText, inferScope, scopeCandidates, topicOf } fro
 import { slugAllocator, slugify } from './slug.js';
 import { type ParentHeading, type Unit, splitSubsections } from './subsections.js';
 import { buildOutputs } from './plan-outputs.js';
+import { Utf8Slicer } from './utf8.js';
 
 export { verifyLossless } from './lossless.js';
 export { dominantEol } from './plan-outputs.js';
@@ -84,14 +86,14 @@ interface Group {
 }
 
 /** The text inferScope reads: scope.ts scans at most SCAN_CAP characters, i.e. at most 4 bytes each. */
-function sectionText(src: Buffer, ranges: readonly ByteRange[]): string {
+function sectionText(src: Buffer, text: Utf8Slicer | null, ranges: readonly ByteRange[]): string {
   const budget = SCAN_CAP * 4;
   let out = '';
   let used = 0;
   for (const r of ranges) {
     if (used >= budget) break;
     const end = Math.min(r.end, r.start + (budget - used));
-    out += src.toString('utf8', r.start, end);
+    out += text?.slice(r.start, end) ?? src.toString('utf8', r.start, end);
     used += end - r.start;
   }
   return out;
@@ -137,11 +139,12 @@ export function buildPlan(input: BuildPlanInput): Plan {
   for (const s of analysed) checkRanges(s, src.length);
 
   const index = new FileIndex(snapshot.files);
-  // Each section's text is decoded and scanned once, whichever steps ask about it.
+  // Each section's text is sliced from the file's text (decoded once, by analyze) and scanned once, whichever steps ask about it.
+  const whole = repo && isUtf8(src) ? new Utf8Slicer(repo.bytes) : null;
   const texts = new Map<Section, SectionText>();
   const textOf = (section: Section): SectionText => {
     let t = texts.get(section);
-    if (!t) texts.set(section, (t = new SectionText(sectionText(src, section.ranges))));
+    if (!t) texts.set(section, (t = new SectionText(sectionText(src, whole, section.ranges))));
     return t;
   };
   const infer = (section: Section): ScopeResult => inferScope(section, textOf(section), index);

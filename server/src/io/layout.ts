@@ -103,3 +103,8 @@ export function traceDir(root: string, kind: ChainKind): string {
 export function questionsDir(root: string): string {
   return path.join(stateDir(root), 'questions');
 }
+
+/** The names of the question files for one question, and the questions folder's stamp when they were listed (io/questions.ts). */
+export function questionsIndexFile(root: string): string {
+  return path.join(stateDir(root), 'questions-index.json');
+}

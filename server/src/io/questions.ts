@@ -12,14 +12,14 @@
  * files and files written in block style by earlier versions still parse. The summary is written
  * the same way: the `entries:` list in block style with `yamlString` values.
  */
-import { promises as fsp } from 'node:fs';
+import { type BigIntStats, promises as fsp, statSync } from 'node:fs';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { parse } from 'yaml';
 import { QuestionEntrySchema, type QuestionEntry } from '../schemas/question.js';
 import { atomicWriteFile } from './durable.js';
-import { IO_CONCURRENCY, readRegularFileSync, unlessMissing } from './workspace.js';
-import { questionsDir, rel } from './layout.js';
+import { IO_CONCURRENCY, assertStateWrite, readRegularFileSync, unlessMissing } from './workspace.js';
+import { questionsDir, questionsIndexFile, rel } from './layout.js';
 import { workspaceId } from './state.js';
 import { answerTrace } from './traces.js';
 import { loadUserKey, userKeyPath } from './user-key.js';
@@ -159,18 +159,15 @@ const IGNORED_LISTED = 10;
  * Cost (issue 22): only files named for that question (questionKey), and files named without a
  * question by earlier versions, are read, newest first, and reading stops at the first file named
  * before the best answer's trace was sealed (a file is named after the answer it saves): other
- * questions' files and older files are never read.
+ * questions' files and older files are never read. The folder is listed only when it changed
+ * since the last listing (namesFor).
  */
 export async function newestTracedAnswer(
   root: string,
   question: string,
   match: (e: QuestionEntry) => boolean,
 ): Promise<{ found: { entry: QuestionEntry; file: string; trace: string } | null; ignored: IgnoredAnswers }> {
-  const key = questionKey(question);
-  const { dir, valid } = await listQuestionFiles(root, (n) => {
-    const k = KEYED_NAME_RE.exec(n);
-    return !k || k[1] === key;
-  });
+  const { dir, valid } = await namesFor(root, questionKey(question));
   const ignored: IgnoredAnswers = { count: 0, listed: [] };
   let best: { entry: QuestionEntry; file: string; trace: string; seq: number; sealedMs: number } | null = null;
   let check: ((e: QuestionEntry) => ReturnType<typeof answerTrace>) | null = null;
@@ -188,6 +185,78 @@ export async function newestTracedAnswer(
     best = { entry: r.entry, file, trace: t.file, seq: t.seq, sealedMs: t.sealedMs };
   }
   return { found: best && { entry: best.entry, file: best.file, trace: best.trace }, ignored };
+}
+
+/**
+ * A listing is kept in the index only once the questions folder has been left alone this long:
+ * any later change then gives the folder another mtime, even where mtimes have 2 s steps (FAT;
+ * 1 s on ext3 and HFS+), so the stamp tells the index is stale.
+ */
+const QUIET_MS = 2000;
+const INDEX_FORMAT = 'copilot-onboarding/questions-index@1';
+/** An index larger than this is not read (the folder is listed instead). */
+const MAX_INDEX_BYTES = 4 * 1024 * 1024;
+
+/** What changes when a name in the folder is added, removed or renamed (mtime and ctime), or the folder is another one (dev, ino). */
+function folderStamp(st: BigIntStats): string {
+  return `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+/**
+ * The valid question files named for the question with key `key` (or named without a question by
+ * earlier versions), oldest first. Listing a folder of 10,000 files costs more than the rest of
+ * propose, so the names found are kept in `.copilot-state/questions-index.json` with the folder's
+ * stamp, and used while the folder's stamp is still that one. The index is a hint about names
+ * only: every file it names is read and checked like a listed one, so an edited index can leave
+ * an answer out (as deleting its file does) but never make one count.
+ */
+async function namesFor(root: string, key: string): Promise<{ dir: string; valid: string[] }> {
+  const dir = questionsDir(root);
+  const keep = (n: string): boolean => {
+    const k = KEYED_NAME_RE.exec(n);
+    return NAME_RE.test(n) && (!k || k[1] === key);
+  };
+  const before = statSync(dir, { bigint: true, throwIfNoEntry: false });
+  if (!before) return { dir, valid: [] };
+  const stamp = folderStamp(before);
+  const indexFile = questionsIndexFile(root);
+  let indexed = readIndex(indexFile, key);
+  if (indexed && indexed.stamp !== stamp) indexed = null; // safety: questions-index-fresh
+  if (indexed) {
+    let names = indexed.names;
+    names = names.filter(keep); // safety: questions-index-names
+    return { dir, valid: names.sort() };
+  }
+  const { valid } = await listQuestionFiles(root, keep);
+  const after = statSync(dir, { bigint: true, throwIfNoEntry: false });
+  // Kept only when nothing changed while listing, and the folder had been left alone (QUIET_MS).
+  if (!after || folderStamp(after) !== stamp || Date.now() - Number(before.mtimeMs) < QUIET_MS) return { dir, valid }; // safety: questions-index-quiet
+  // A cache, replaced by a rename but not fsynced: after a crash it is the old one (another stamp),
+  // the new one, or unreadable, and each of those is listed again or right. When it cannot be
+  // written (a read-only disk, a state folder that is a symlink), the next call lists again.
+  const text = JSON.stringify({ format: INDEX_FORMAT, stamp, key, names: valid });
+  const tmp = `${indexFile}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await assertStateWrite(root, indexFile);
+    await fsp.writeFile(tmp, text, { flag: 'wx' });
+    await fsp.rename(tmp, indexFile);
+  } catch {
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+  }
+  return { dir, valid };
+}
+
+/** The index's stamp and names when it is one for `key`, else null. */
+function readIndex(file: string, key: string): { stamp: string; names: string[] } | null {
+  try {
+    const data = readRegularFileSync(file, { maxBytes: MAX_INDEX_BYTES });
+    if (!Buffer.isBuffer(data)) return null;
+    const v = JSON.parse(data.toString('utf8')) as Record<string, unknown> | null;
+    if (v?.format !== INDEX_FORMAT || v.key !== key || typeof v.stamp !== 'string' || !Array.isArray(v.names)) return null;
+    return { stamp: v.stamp, names: v.names.filter((n): n is string => typeof n === 'string') };
+  } catch {
+    return null; // missing or corrupt: list the folder
+  }
 }
 
 /** answerTrace with this user's key and this workspace's id, or a function saying why no answer can be checked. */

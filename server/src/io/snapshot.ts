@@ -17,13 +17,13 @@
  * binary content (a NUL byte) and invalid UTF-8.
  */
 import { isUtf8 } from 'node:buffer';
-import { promises as fsp, type Dirent } from 'node:fs';
+import { promises as fsp, type Dirent, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { sha256Hex } from '../core/canonical.js';
 import type { RefusedSource, Snapshot, SourceFile, SourceKind } from '../core/types.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH } from '../core/copilot-format.js';
 import { STATE_DIR } from './layout.js';
-import { isWithin, type NotRead, readRegularFile } from './workspace.js';
+import { isWithin, type NotRead, readRegularFileSync } from './workspace.js';
 
 const DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 200_000;
@@ -73,17 +73,21 @@ async function symlinkCulprit(root: string, rel: string): Promise<string> {
   return rel;
 }
 
+/**
+ * One source, read with system calls on this thread (realpath, open, fstat, read, close): a few
+ * files, for which thread-pool round trips cost more than the reads.
+ */
 async function readSource(root: string, realRoot: string, rel: string, maxBytes: number): Promise<ReadResult> {
   const abs = path.join(root, ...rel.split('/'));
   let real: string;
   try {
-    real = await fsp.realpath(abs);
+    real = realpathSync.native(abs);
   } catch (e) {
     const code = errnoOf(e);
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       // A dangling symlink is a source we cannot read; a missing file is no source at all.
       try {
-        if ((await fsp.lstat(abs)).isSymbolicLink()) return { ok: false, reason: 'it is a symlink to nothing (dangling)' };
+        if (lstatSync(abs).isSymbolicLink()) return { ok: false, reason: 'it is a symlink to nothing (dangling)' };
       } catch {
         /* missing */
       }
@@ -103,7 +107,7 @@ async function readSource(root: string, realRoot: string, rel: string, maxBytes:
   // O_NONBLOCK: opening a FIFO must not hang; O_NOFOLLOW on the resolved path: no late swap to a link.
   let data: Buffer | NotRead;
   try {
-    data = await readRegularFile(real, { maxBytes });
+    data = readRegularFileSync(real, { maxBytes });
   } catch (e) {
     return { ok: false, reason: `it cannot be read (${errnoOf(e)})` };
   }
@@ -118,9 +122,10 @@ async function readSource(root: string, realRoot: string, rel: string, maxBytes:
   return realRel === rel ? { ok: true, bytes } : { ok: true, bytes, linkTo: realRel };
 }
 
-async function readdirSafe(abs: string): Promise<Dirent[] | null> {
+/** A folder's entries, or null when it cannot be listed; a system call on this thread (see listWorkspaceFiles). */
+function readdirSafe(abs: string): Dirent[] | null {
   try {
-    return await fsp.readdir(abs, { withFileTypes: true });
+    return readdirSync(abs, { withFileTypes: true });
   } catch {
     return null;
   }
@@ -136,7 +141,7 @@ async function instructionCandidates(root: string, realRoot: string, refused: Re
   const top = path.join(root, ...INSTRUCTIONS_DIR.split('/'));
   let real: string;
   try {
-    real = await fsp.realpath(top);
+    real = realpathSync.native(top);
   } catch {
     return [];
   }
@@ -147,7 +152,7 @@ async function instructionCandidates(root: string, realRoot: string, refused: Re
   }
   const out: Candidate[] = [];
   const walk = async (absDir: string, relDir: string): Promise<void> => {
-    const entries = await readdirSafe(absDir);
+    const entries = readdirSafe(absDir);
     if (!entries) return;
     for (const e of entries) {
       const rel = `${relDir}/${e.name}`;
@@ -170,7 +175,7 @@ async function ruleFolderCandidates(root: string, dir: string, suffixes: readonl
   const ruleName = (name: string) => suffixes.some((x) => name.endsWith(x));
   const out: Candidate[] = [];
   const walk = async (rel: string): Promise<void> => {
-    const entries = await readdirSafe(path.join(root, ...rel.split('/')));
+    const entries = readdirSafe(path.join(root, ...rel.split('/')));
     for (const e of entries ?? []) {
       const child = `${rel}/${e.name}`;
       if (e.isDirectory()) {
@@ -185,19 +190,28 @@ async function ruleFolderCandidates(root: string, dir: string, suffixes: readonl
   return out;
 }
 
+/** Whether `abs` (links followed) is a folder; false when it cannot be stat'ed (missing, a loop). */
+function isFolderSync(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 async function otherAgentCandidates(root: string, refused: RefusedSource[]): Promise<Candidate[]> {
   const agents = OTHER_AGENT_FILES.map(async (name): Promise<Candidate[]> => {
     let isDir: boolean;
     try {
       // lstat first: a dangling or looping link is still a candidate (readSource refuses it)
-      const lst = await fsp.lstat(path.join(root, name));
-      isDir = lst.isDirectory() || (lst.isSymbolicLink() && (await fsp.stat(path.join(root, name)).then((s) => s.isDirectory(), () => false)));
+      const lst = lstatSync(path.join(root, name));
+      isDir = lst.isDirectory() || (lst.isSymbolicLink() && isFolderSync(path.join(root, name)));
     } catch {
       return [];
     }
     if (!isDir || name !== '.clinerules') return [{ rel: name, kind: 'other-agent' }];
     // Cline also reads the .md and .txt files of a `.clinerules/` folder (docs.cline.bot, "Rules").
-    return ((await readdirSafe(path.join(root, name))) ?? []).filter((e) => (e.isFile() || e.isSymbolicLink()) && /\.(md|txt)$/.test(e.name)).map((e) => ({ rel: `${name}/${e.name}`, kind: 'other-agent' }));
+    return (readdirSafe(path.join(root, name)) ?? []).filter((e) => (e.isFile() || e.isSymbolicLink()) && /\.(md|txt)$/.test(e.name)).map((e) => ({ rel: `${name}/${e.name}`, kind: 'other-agent' }));
   });
   const found = await Promise.all([...agents, ruleFolderCandidates(root, '.cursor/rules', ['.mdc'], true, refused), ruleFolderCandidates(root, '.windsurf/rules', ['.md'], false, refused), ruleFolderCandidates(root, '.cline/rules', ['.md', '.txt'], false, refused)]);
   return found.flat();
@@ -211,6 +225,9 @@ function nestedAgentCandidates(files: readonly string[]): Candidate[] {
   return files.filter((f) => (f.includes('/') && NESTED_AGENT_FILES.has(f.slice(f.lastIndexOf('/') + 1))) || NESTED_RULES.test(f)).map((rel) => ({ rel, kind: 'other-agent' }));
 }
 
+/** Folders listed between two turns of the event loop. */
+const DIRS_PER_TURN = 64;
+
 /**
  * Every workspace file as a sorted relative POSIX path. Breadth first, folders in name
  * order, so that when the cap is hit the kept part is the same on every run; symlinked
@@ -220,13 +237,14 @@ export async function listWorkspaceFiles(root: string, maxFiles: number): Promis
   const files: string[] = [];
   let truncated = false;
   let level: Array<{ abs: string; rel: string }> = [{ abs: root, rel: '' }];
-  const CONCURRENCY = 32;
+  let listed = 0;
   while (level.length && !truncated) {
+    // Folders are listed with system calls on this thread (no thread-pool round trip per folder),
+    // and the event loop gets a turn every DIRS_PER_TURN folders, so a large tree does not hold it.
     const listings: Array<Dirent[] | null> = new Array(level.length);
-    for (let i = 0; i < level.length; i += CONCURRENCY) {
-      const batch = level.slice(i, i + CONCURRENCY);
-      const got = await Promise.all(batch.map((d) => readdirSafe(d.abs)));
-      got.forEach((g, k) => (listings[i + k] = g));
+    for (let i = 0; i < level.length; i++) {
+      if (++listed % DIRS_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+      listings[i] = readdirSafe(level[i]!.abs);
     }
     const next: Array<{ abs: string; rel: string }> = [];
     const levelFiles: string[] = [];
@@ -258,7 +276,7 @@ export async function listWorkspaceFiles(root: string, maxFiles: number): Promis
 export async function readSnapshot(root: string, opts: SnapshotOptions = {}): Promise<Snapshot> {
   const maxBytes = opts.maxSourceBytes ?? DEFAULT_MAX_SOURCE_BYTES;
   const maxFiles = opts.maxFiles ?? DEFAULT_MAX_FILES;
-  const realRoot = await fsp.realpath(root);
+  const realRoot = realpathSync.native(root);
   const refused: RefusedSource[] = [];
   const taken: string[] = [];
 

@@ -196,8 +196,8 @@ export async function readRegularFile(abs: string, opts: { maxBytes?: number; fo
 
 /**
  * readRegularFile without the thread pool: open, fstat, read and close as system calls, the same
- * flags and checks. For many small files read one after the other (question files), where four
- * thread-pool round trips per file cost more than the reads.
+ * flags and checks. For small files read one after the other (question files, instruction
+ * sources), where four thread-pool round trips per file cost more than the reads.
  */
 export function readRegularFileSync(abs: string, opts: { maxBytes?: number } = {}): Buffer | NotRead {
   const maxBytes = opts.maxBytes ?? Infinity;

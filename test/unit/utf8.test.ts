@@ -1,0 +1,56 @@
+/**
+ * core/utf8.ts: a file's text is decoded once (analyze and buildPlan read the same bytes), and
+ * buildPlan takes each section's text as a slice of it by byte offsets. A slice must be exactly
+ * what decoding those bytes gives (Buffer#toString), and an offset inside a character is refused
+ * (null: the caller decodes those bytes instead, U+FFFD and all).
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Utf8Slicer, utf8Text } from '../../server/src/core/utf8.js';
+import { parseMarkdown } from '../../server/src/core/markdown.js';
+import { runs } from '../helpers/runs.js';
+
+/** Text with ASCII, 2-, 3- and 4-byte characters, line breaks and a BOM. */
+const text = fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\r', '#', 'é', 'ß', '—', '✓', '\ufeff', '😀', '𝄞'), maxLength: 80 });
+
+describe('Utf8Slicer', () => {
+  it('a slice between character boundaries is what decoding those bytes gives; one inside a character is null', () => {
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (s, x, y) => {
+        const bytes = Buffer.from(s, 'utf8');
+        const slicer = new Utf8Slicer(bytes);
+        const [start, end] = [x % (bytes.length + 1), y % (bytes.length + 1)].sort((p, q) => p - q) as [number, number];
+        const inside = (at: number) => at < bytes.length && (bytes[at]! & 0xc0) === 0x80;
+        const got = slicer.slice(start, end);
+        if (inside(start) || inside(end)) expect(got).toBeNull();
+        else expect(got).toBe(bytes.toString('utf8', start, end));
+      }),
+      { numRuns: runs(500) },
+    );
+  });
+
+  it('every character boundary maps, across a whole text', () => {
+    const bytes = Buffer.from('\ufeffab é—✓ 😀𝄞\nend', 'utf8');
+    const slicer = new Utf8Slicer(bytes);
+    for (let start = 0; start <= bytes.length; start++) {
+      for (let end = start; end <= bytes.length; end++) {
+        const got = slicer.slice(start, end);
+        if (got !== null) expect(got).toBe(bytes.toString('utf8', start, end));
+      }
+    }
+    expect(slicer.slice(0, bytes.length)).toBe(bytes.toString('utf8'));
+    expect(slicer.slice(1, 4)).toBeNull(); // inside the BOM
+    expect(slicer.slice(7, bytes.length)).toBeNull(); // inside é
+    expect(slicer.slice(15, 23)).toBe('😀𝄞'); // two surrogate pairs
+    expect(slicer.slice(23, bytes.length)).toBe('\nend');
+  });
+});
+
+describe('utf8Text', () => {
+  it('keeps a BOM and gives U+FFFD for invalid bytes, as Buffer#toString; parseMarkdown drops the BOM from its text only', () => {
+    const bytes = Buffer.from([0xef, 0xbb, 0xbf, 0x23, 0x20, 0xff, 0x0a, 0xc3, 0xa9]);
+    expect(utf8Text(bytes)).toBe(bytes.toString('utf8'));
+    expect(utf8Text(bytes)).toBe(utf8Text(bytes));
+    expect(parseMarkdown(bytes).text).toBe(bytes.toString('utf8').slice(1));
+  });
+});
