@@ -5,6 +5,7 @@
  * over passing mentions, headingless bullet text grouped by topic.
  */
 import { describe, expect, it } from 'vitest';
+import picomatch from 'picomatch';
 import { inferScope } from '../../server/src/core/scope.js';
 import { FileIndex } from '../../server/src/core/file-index.js';
 import { analyze } from '../../server/src/core/analyze.js';
@@ -240,6 +241,27 @@ describe('scope patterns', () => {
     // Rules for instruction files, in a tree that has none yet, load nowhere else (not on prompt files).
     expect(heading('Custom instructions file guidelines', body, files).applyTo).toBeNull();
     expect(heading('Copilot customization', body, files).applyTo).toEqual(['**/*.prompt.md', '**/*.agent.md', '**/SKILL.md']);
+  });
+
+  it('4h. test rules reach every kind of test file the tree has for the language, and no glob repeats another', () => {
+    const covers = (applyTo: string[] | null, f: string) => (applyTo ?? []).some((g) => picomatch(g, { dot: true })(f));
+    const kotlin = ['app/src/main/kotlin/App.kt', 'app/src/test/kotlin/AppTest.kt', 'app/src/test/kotlin/RepoSpek.kt', 'lib/src/test/kotlin/LibTests.kt', 'lib/src/test/resources/fixture.json'];
+    const kt = heading('Testing (Kotlin)', '- Use JUnit 5 and MockK.\n- One assertion per behaviour.\n', kotlin);
+    for (const f of kotlin.slice(1)) expect(covers(kt.applyTo, f), f).toBe(true);
+    expect(covers(kt.applyTo, kotlin[0]!)).toBe(false);
+    const dotnet = ['Api/Controllers/Orders.cs', 'Api.Tests.Unit/Controllers/OrdersTests.cs', 'Api.Tests.Unit/Controllers/OrdersTests.Logic.Post.cs', 'Core.UnitTests/Services/StoreTests.Validations.cs'];
+    const cs = heading('Unit testing (C#)', '- Use xUnit and Moq.\n- Given / When / Then comments in every test.\n', dotnet);
+    for (const f of dotnet.slice(1)) expect(covers(cs.applyTo, f), f).toBe(true);
+    expect(covers(cs.applyTo, dotnet[0]!)).toBe(false);
+    const ruby = ['lib/updater.rb', 'updater/spec/updater_spec.rb', 'updater/spec/fixtures/npm/package.json', 'bundler/spec/spec_helper.rb'];
+    const rb = heading('Testing with RSpec', '- Use `let` over instance variables.\n- Fixtures live next to the specs.\n', ruby);
+    for (const f of ruby.slice(1)) expect(covers(rb.applyTo, f), f).toBe(true);
+    const js = ['src/button.tsx', 'src/button.spec.ts', 'src/components/__tests__/button.e2e.tsx'];
+    const ts = heading('Testing (TypeScript)', '- Use vitest.\n- Snapshot only stable markup.\n', js);
+    for (const f of js.slice(1)) expect(covers(ts.applyTo, f), f).toBe(true);
+    // A glob whose files another glob of the list already matches is left out.
+    expect(new FileIndex(kotlin).withoutCovered(['**/*Test.kt', '**/src/test/**', '**/*.kt'])).toEqual(['**/src/test/**', '**/*.kt']);
+    expect(new FileIndex(kotlin).withoutCovered(['**/*Spek.kt', 'app/src/test/kotlin/RepoSpek.kt'])).toEqual(['**/*Spek.kt']);
   });
 
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {

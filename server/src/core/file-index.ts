@@ -75,6 +75,18 @@ export class FileIndex {
     return stat;
   }
 
+  /**
+   * The globs without those whose every file another of them matches too (the `*Test.java` glob
+   * next to the `src/test/` one when every such file is under `src/test/`); of two with the same files,
+   * the first stays. A maintainer writes neither redundant glob.
+   */
+  withoutCovered(globs: readonly string[]): string[] {
+    if (globs.length < 2) return [...globs];
+    const sets = globs.map((g) => this.matchingAny([g]));
+    const covers = (a: Set<number>, b: Set<number>): boolean => a.size >= b.size && [...b].every((i) => a.has(i));
+    return globs.filter((_, i) => !sets.some((o, j) => j !== i && covers(o, sets[i]!) && (o.size > sets[i]!.size || j < i)));
+  }
+
   /** The files (as indexes into `files`) that at least one of the globs matches. */
   matchingAny(globs: readonly string[]): Set<number> {
     const tests = [...new Set(globs)].map(globTest);

@@ -74,7 +74,8 @@ function finish(idx: FileIndex, signal: string[], globs: readonly string[], what
     return repoWide([...signal, `no scope: ${what}${tried}`]);
   }
   if (kept.globs.some((g) => EVERYWHERE.has(g))) return repoWide([...signal, 'no scope: "**" applies everywhere']);
-  return { applyTo: kept.globs, evidence: [...signal, ...kept.evidence], basis };
+  const globsLeft = idx.withoutCovered(kept.globs);
+  return { applyTo: globsLeft, evidence: [...signal, ...kept.evidence.filter((_, i) => globsLeft.includes(kept.globs[i]!))], basis };
 }
 
 /** Folder names that hold tests. */

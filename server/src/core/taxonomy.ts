@@ -380,12 +380,12 @@ export const TOPICS: readonly Topic[] = [
 
 /** Test file patterns per language family, the way people write them (as surveyed in real applyTo values). */
 export const TEST_GLOBS: Readonly<Record<string, readonly string[]>> = {
-  js: ['**/*.test.ts', '**/*.test.tsx', '**/*.spec.ts', '**/*.spec.tsx', '**/*.test.js', '**/*.test.jsx', '**/*.spec.js', '**/*.test.mjs'],
+  js: ['**/*.test.ts', '**/*.test.tsx', '**/*.spec.ts', '**/*.spec.tsx', '**/*.test.js', '**/*.test.jsx', '**/*.spec.js', '**/*.spec.jsx', '**/*.test.mjs', '**/*.e2e.ts', '**/*.e2e.tsx', '**/*.e2e-spec.ts', '**/__tests__/**'],
   py: ['**/test_*.py', '**/*_test.py', '**/conftest.py'],
   go: ['**/*_test.go'],
-  jvm: ['**/*Test.java', '**/*Tests.java', '**/*IT.java', '**/*Test.kt'],
-  dotnet: ['**/*Tests.cs', '**/*Test.cs'],
-  ruby: ['**/*_spec.rb', '**/*_test.rb'],
+  jvm: ['**/*Test.java', '**/*Tests.java', '**/*IT.java', '**/*Test.kt', '**/*Tests.kt', '**/*Spec.kt', '**/*Spek.kt', '**/src/test/**'],
+  dotnet: ['**/*Tests.cs', '**/*Test.cs', '**/*.*Tests/**/*.cs', '**/*.Tests.*/**/*.cs'],
+  ruby: ['**/*_spec.rb', '**/*_test.rb', '**/spec/**'],
   php: ['**/*Test.php'],
   swift: ['**/*Tests.swift'],
   dart: ['**/*_test.dart'],
