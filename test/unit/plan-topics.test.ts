@@ -255,6 +255,15 @@ describe('scopes that load on nearly the same files are one topic (issue 20 §1)
     expect(verifyLossless(plan, new Map([[REPO_WIDE_PATH, bytes]]), outputs(plan))).toEqual({ ok: true, errors: [] });
   });
 
+  it('a joined glob whose files another joined glob already matches is left out', () => {
+    // Without `backend/requirements.txt`, every file of `backend/**` is a `.py` file.
+    const { plan } = planOf(text, files.filter((f) => !f.endsWith('requirements.txt')));
+    expect(plan.sections.find((s) => s.title === 'Backend')!.applyTo).toBe('**/*.py');
+    // A person's applyTo stays as given, covered globs included.
+    const given = planOf(text, files.filter((f) => !f.endsWith('requirements.txt')), [{ section: plan.sections.find((s) => s.title === 'Backend')!.id, applyTo: '**/*.py,backend/**' }]).plan;
+    expect(given.sections.find((s) => s.title === 'Backend')!.applyTo).toBe('**/*.py,backend/**');
+  });
+
   it('scopes that share fewer files stay apart', () => {
     // With a frontend as large as the backend, `backend/**` is no longer nearly "all Python".
     const wide = [...files, ...Array.from({ length: 12 }, (_, i) => `tools/gen${i}.py`)];

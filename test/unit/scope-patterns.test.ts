@@ -262,6 +262,9 @@ describe('scope patterns', () => {
     // A glob whose files another glob of the list already matches is left out.
     expect(new FileIndex(kotlin).withoutCovered(['**/*Test.kt', '**/src/test/**', '**/*.kt'])).toEqual(['**/src/test/**', '**/*.kt']);
     expect(new FileIndex(kotlin).withoutCovered(['**/*Spek.kt', 'app/src/test/kotlin/RepoSpek.kt'])).toEqual(['**/*Spek.kt']);
+    // A whole language's glob always stays: it also says where files added later belong.
+    expect(new FileIndex(['a/x.py', 'a/readme.md']).withoutCovered(['**/*.py', 'a/**'])).toEqual(['**/*.py', 'a/**']);
+    expect(new FileIndex(['a/x.py', 'a/y.py']).withoutCovered(['a/**', '**/*.py'])).toEqual(['**/*.py']);
   });
 
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {

@@ -49,6 +49,9 @@ function globTest(glob: string): (p: string) => boolean {
   }
 }
 
+/** A whole language's files: `**` then `/*.py` (one extension, any folder). */
+const LANGUAGE_GLOB = /^\*\*\/\*\.[A-Za-z0-9]+$/;
+
 export class FileIndex {
   private readonly globs = new Map<string, GlobStat>();
   private dirCounts: Map<string, number> | null = null;
@@ -78,13 +81,19 @@ export class FileIndex {
   /**
    * The globs without those whose every file another of them matches too (the `*Test.java` glob
    * next to the `src/test/` one when every such file is under `src/test/`); of two with the same files,
-   * the first stays. A maintainer writes neither redundant glob.
+   * the first stays. A maintainer writes neither redundant glob. A whole language's glob
+   * (`**` then `/*.py`) always stays: it also says where the files added later belong.
    */
   withoutCovered(globs: readonly string[]): string[] {
     if (globs.length < 2) return [...globs];
     const sets = globs.map((g) => this.matchingAny([g]));
     const covers = (a: Set<number>, b: Set<number>): boolean => a.size >= b.size && [...b].every((i) => a.has(i));
-    return globs.filter((_, i) => !sets.some((o, j) => j !== i && covers(o, sets[i]!) && (o.size > sets[i]!.size || j < i)));
+    const language = globs.map((g) => LANGUAGE_GLOB.test(g));
+    // Of two globs with the same files, a language's glob stays, else the first.
+    const before = (j: number, i: number): boolean => language[j]! || j < i;
+    const dropped = (i: number): boolean =>
+      !language[i] && sets.some((o, j) => j !== i && covers(o, sets[i]!) && (o.size > sets[i]!.size || before(j, i)));
+    return globs.filter((_, i) => !dropped(i));
   }
 
   /** The files (as indexes into `files`) that at least one of the globs matches. */

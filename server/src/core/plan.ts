@@ -383,6 +383,8 @@ function assignDestinations(decisions: Decision[], snapshot: Snapshot, index: Fi
     }
     const seen = new Set<string>();
     for (const m of members) for (const g of m.globs ?? []) if (!seen.has(g)) (seen.add(g), group.globs.push(g));
+    // Joined inferred scopes drop a glob another of them covers (a person's applyTo stays as given).
+    if (members.every((m) => m.decidedBy === 'inference')) group.globs = index.withoutCovered(group.globs);
     if (!group.globs.length) {
       throw invalid(
         `No applyTo for ${instructionPath(slug)}: no glob was inferred for ${members.map((m) => m.section.id).join(', ')}.`,
