@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import picomatch from 'picomatch';
-import { inferScope } from '../../server/src/core/scope.js';
+import { inferScope, topicName } from '../../server/src/core/scope.js';
 import { FileIndex } from '../../server/src/core/file-index.js';
 import { analyze } from '../../server/src/core/analyze.js';
 import { buildPlan, verifyLossless } from '../../server/src/core/plan.js';
@@ -265,6 +265,16 @@ describe('scope patterns', () => {
     // A whole language's glob always stays: it also says where files added later belong.
     expect(new FileIndex(['a/x.py', 'a/readme.md']).withoutCovered(['**/*.py', 'a/**'])).toEqual(['**/*.py', 'a/**']);
     expect(new FileIndex(['a/x.py', 'a/y.py']).withoutCovered(['a/**', '**/*.py'])).toEqual(['**/*.py']);
+  });
+
+  it('4i. CI rules are for the workflow files GitHub runs: the YAML directly in .github/workflows/ when that folder holds more', () => {
+    const body = '- Pin actions to a commit SHA.\n- Set `permissions:` on every job.\n';
+    const mixed = ['.github/workflows/ci.yml', '.github/workflows/README.md', '.github/workflows/parts/build.yml', 'src/a.ts'];
+    const ci = heading('GitHub Actions', body, mixed);
+    expect(ci.applyTo).toEqual(['.github/workflows/*.yml']);
+    expect(topicName(ci.applyTo!)).toBe('CI');
+    // A folder of workflow files only keeps the folder's glob.
+    expect(heading('GitHub Actions', body, ['.github/workflows/ci.yml', '.github/workflows/release.yaml', 'src/a.ts']).applyTo).toEqual(['.github/workflows/**']);
   });
 
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {

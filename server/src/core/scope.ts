@@ -593,9 +593,22 @@ function fromHeading(
     if (isTests && t.language) continue;
     if (useMentioned(t)) continue;
     const variant = t.variants?.find(([re]) => re.test(title));
-    globs.push(...(variant ? variant[1] : t.globs));
+    globs.push(...(variant ? variant[1] : t.globs).flatMap((g) => workflowFiles(idx, g)));
   }
   return finish(idx, signal, globs, `no file matches what the ${label} names`, 'topic');
+}
+
+const WORKFLOWS = '.github/workflows/**';
+const WORKFLOW_FILES = ['.github/workflows/*.yml', '.github/workflows/*.yaml'];
+
+/**
+ * GitHub runs only the YAML files directly in `.github/workflows/`: when that folder also holds
+ * other files (READMEs, reusable pieces in subfolders), CI rules are for the workflow files only.
+ */
+function workflowFiles(idx: FileIndex, glob: string): string[] {
+  if (glob !== WORKFLOWS) return [glob];
+  const own = WORKFLOW_FILES.reduce((n, g) => n + idx.stat(g).count, 0);
+  return own > 0 && own < idx.stat(WORKFLOWS).count ? WORKFLOW_FILES : [glob];
 }
 
 /** The language family a text clearly is about (keyword and fence scores of language topics), or null. */
@@ -695,8 +708,9 @@ export function topicOf(globs: readonly string[]): { name: string; kind: 'topic'
   const testDir = (d: string | undefined): boolean => d !== undefined && TEST_FOLDER_RE.test(d.slice(d.lastIndexOf('/') + 1));
   if (globs.every((g, i) => TEST_FILE_GLOBS.has(g) || testDir(dirs[i]))) return { name: 'Testing', kind: 'topic' };
   let best: Topic | null = null;
+  const named = globs.map((g) => (WORKFLOW_FILES.includes(g) ? WORKFLOWS : g));
   for (const t of TOPICS) {
-    if (t.globs.length && globs.every((g) => t.globs.includes(g)) && (!best || t.globs.length < best.globs.length)) best = t;
+    if (t.globs.length && named.every((g) => t.globs.includes(g)) && (!best || t.globs.length < best.globs.length)) best = t;
   }
   if (best) return { name: best.name, kind: 'topic' };
   if (dirs.length <= 2 && dirs.every((d) => d !== undefined)) return { name: [...new Set(dirs.map((d) => d!.slice(d!.lastIndexOf('/') + 1)))].join(' '), kind: 'folder' };
