@@ -249,6 +249,9 @@ describe('scope patterns', () => {
     const kt = heading('Testing (Kotlin)', '- Use JUnit 5 and MockK.\n- One assertion per behaviour.\n', kotlin);
     for (const f of kotlin.slice(1)) expect(covers(kt.applyTo, f), f).toBe(true);
     expect(covers(kt.applyTo, kotlin[0]!)).toBe(false);
+    // A test file pattern the body names adds to the language's test files, it does not narrow them.
+    const named = heading('Testing (Kotlin)', '- Name test classes `*Test.kt`; one assertion per behaviour.\n', kotlin);
+    for (const f of kotlin.slice(1)) expect(covers(named.applyTo, f), f).toBe(true);
     const dotnet = ['Api/Controllers/Orders.cs', 'Api.Tests.Unit/Controllers/OrdersTests.cs', 'Api.Tests.Unit/Controllers/OrdersTests.Logic.Post.cs', 'Core.UnitTests/Services/StoreTests.Validations.cs'];
     const cs = heading('Unit testing (C#)', '- Use xUnit and Moq.\n- Given / When / Then comments in every test.\n', dotnet);
     for (const f of dotnet.slice(1)) expect(covers(cs.applyTo, f), f).toBe(true);

@@ -567,7 +567,7 @@ function fromHeading(
   };
   for (const t of topics) {
     if (t.id === 'tests') {
-      if (useMentioned(t)) continue;
+      const mentioned = useMentioned(t);
       // Languages in the heading say whose tests; else the test tools the body names; else every family.
       let fams = topics.filter((x) => x.language).map((x) => x.family);
       if (!fams.length) {
@@ -583,6 +583,7 @@ function fromHeading(
           signal.push(`the section's language is ${lang}`);
         }
       }
+      if (mentioned && !fams.length) continue;
       // A named language with no test files of its own gives no scope (never another language's tests).
       let cands = testGlobs(fams).filter((g) => idx.matches(g));
       if (!cands.length && !fams.length) cands = TEST_DIRS.filter((g) => idx.matches(g));
