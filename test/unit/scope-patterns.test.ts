@@ -280,6 +280,14 @@ describe('scope patterns', () => {
     expect(heading('GitHub Actions', body, ['.github/workflows/ci.yml', '.github/workflows/release.yaml', 'src/a.ts']).applyTo).toEqual(['.github/workflows/**']);
   });
 
+  it('4j. a heading that names the source folder of a package in a src layout is about the whole package', () => {
+    const files = ['pact-python-cli/pyproject.toml', 'pact-python-cli/src/pact_cli/__init__.py', 'pact-python-cli/tests/test_init.py', 'src/pact/__init__.py', 'src/pact/v3/ffi.py', 'docs/index.md'];
+    const body = '- Keep the wrapper thin: no logic beyond locating the binary.\n- Version follows the upstream CLI.\n';
+    expect(heading('Pact CLI', body, files).applyTo).toEqual(['pact-python-cli/**']);
+    // Without a manifest beside `src/` the folder is not a package: the named folder stays the scope.
+    expect(heading('Pact CLI', body, files.filter((f) => !f.endsWith('pyproject.toml'))).applyTo).toEqual(['pact-python-cli/src/pact_cli/**']);
+  });
+
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {
     const files = ['README.md', 'docs/guide.md', 'docs/api.md', 'src/main.go'];
     const body = '- Write the documentation in plain English.\n- One sentence per line in markdown.\n- Link to the code, not to issues.\n';

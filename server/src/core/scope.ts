@@ -472,6 +472,19 @@ const DIR_FILLER = new Set(['directory', 'directories', 'folder', 'folders', 'di
  * for `azure_api/`), or every word of it is, apart from filler ("Frontend and backend"). A heading
  * with any other word ("Code Components") names a concept, not a folder.
  */
+/** The files that make a folder a package of its own (its manifest). */
+const PACKAGE_MANIFESTS = ['pyproject.toml', 'setup.py', 'package.json', 'Cargo.toml', 'go.mod', 'pom.xml', 'build.gradle', 'build.gradle.kts', '*.csproj'];
+
+/**
+ * A folder that is the source root of a package in a `src` layout (`pact-python-cli/src/pact_cli`
+ * in `pact-python-cli/`, which has its `pyproject.toml`): the package, whose tests and
+ * configuration the package's rules are about too. Null otherwise.
+ */
+function packageOf(idx: FileIndex, dir: string): string | null {
+  const m = /^(.+)\/src\/[^/]+$/.exec(dir);
+  return m && PACKAGE_MANIFESTS.some((f) => idx.matches(`${m[1]}/${f}`)) ? m[1]! : null;
+}
+
 function headingDirectories(idx: FileIndex, title: string): string[] {
   // A heading of generic words only ("Overview", "Core patterns" is not) names no folder, even
   // when a folder happens to share the word.
@@ -486,7 +499,7 @@ function headingDirectories(idx: FileIndex, title: string): string[] {
     const jvm = dirs.every((d) => JVM_PACKAGES_RE.test(d));
     if (depth(d0) > MAX_HEADING_DIR_DEPTH && !jvm) return null;
     if (dirs.length > 1 && depth(dirs[1]!) === depth(d0) && !jvm) return null;
-    const g = jvm && dirs.length > 1 ? `**/${d0.slice(d0.lastIndexOf('/') + 1)}/**` : `${d0}/**`;
+    const g = jvm && dirs.length > 1 ? `**/${d0.slice(d0.lastIndexOf('/') + 1)}/**` : `${packageOf(idx, d0) ?? d0}/**`;
     const st = idx.stat(g);
     return st.first === null || idx.coversAlmostAll(st.count) ? null : g;
   };
