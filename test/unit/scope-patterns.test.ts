@@ -259,6 +259,9 @@ describe('scope patterns', () => {
     const ruby = ['lib/updater.rb', 'updater/spec/updater_spec.rb', 'updater/spec/fixtures/npm/package.json', 'bundler/spec/spec_helper.rb'];
     const rb = heading('Testing with RSpec', '- Use `let` over instance variables.\n- Fixtures live next to the specs.\n', ruby);
     for (const f of ruby.slice(1)) expect(covers(rb.applyTo, f), f).toBe(true);
+    // With no language named, a folder of another language's tests (RSpec's `spec/`) counts only where that language's tests are.
+    const go = ['pkg/api/server.go', 'pkg/api/server_test.go', 'pkg/api/testdata/spec/valid.yaml'];
+    expect(heading('Testing', '- Table-driven tests.\n- Use testify.\n', go).applyTo).toEqual(['**/*_test.go']);
     const js = ['src/button.tsx', 'src/button.spec.ts', 'src/components/__tests__/button.e2e.tsx'];
     const ts = heading('Testing (TypeScript)', '- Use vitest.\n- Snapshot only stable markup.\n', js);
     for (const f of js.slice(1)) expect(covers(ts.applyTo, f), f).toBe(true);

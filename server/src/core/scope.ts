@@ -96,10 +96,19 @@ function testFolder(idx: FileIndex, globs: string[], signal: string[]): string[]
   return [`${main.dir}/**`];
 }
 
-/** Test file globs of these language families (all families when none is named). */
-function testGlobs(families: readonly string[]): string[] {
-  const fams = families.length ? families.filter((f) => TEST_GLOBS[f]) : Object.keys(TEST_GLOBS);
-  return fams.flatMap((f) => [...(TEST_GLOBS[f] ?? [])]);
+/** A test glob that names a folder (RSpec's `spec/`, Maven's `src/test/`), not a file name pattern. */
+const TEST_FOLDER_GLOB_RE = /\/\*\*$|\/\*\*\/\*\.\w+$/;
+
+/**
+ * Test file globs of these language families that match files of the tree. When none is named,
+ * every family whose test files by name the tree has: a folder glob of a family (RSpec's `spec/`)
+ * only where that family's tests are (a Go tree's `spec/` folder is not RSpec's).
+ */
+function testGlobs(idx: FileIndex, families: readonly string[]): string[] {
+  const fams = families.length
+    ? families.filter((f) => TEST_GLOBS[f])
+    : Object.keys(TEST_GLOBS).filter((f) => TEST_GLOBS[f]!.some((g) => !TEST_FOLDER_GLOB_RE.test(g) && idx.matches(g)));
+  return fams.flatMap((f) => [...(TEST_GLOBS[f] ?? [])]).filter((g) => idx.matches(g));
 }
 
 interface HeadingWork {
@@ -598,7 +607,7 @@ function fromHeading(
       }
       if (mentioned && !fams.length) continue;
       // A named language with no test files of its own gives no scope (never another language's tests).
-      let cands = testGlobs(fams).filter((g) => idx.matches(g));
+      let cands = testGlobs(idx, fams);
       if (!cands.length && !fams.length) cands = TEST_DIRS.filter((g) => idx.matches(g));
       globs.push(...testFolder(idx, cands, signal));
       continue;
@@ -667,7 +676,7 @@ function fromBody(body: TextScan, idx: FileIndex): ScopeResult {
     const t = TOPICS[s.topic]!;
     if (t.id === 'tests') {
       const fams = [...new Set([...s.keywords.keys()].map((k) => TEST_HINTS[k]).filter((f): f is string => !!f))];
-      globs.push(...testFolder(idx, testGlobs(fams).filter((g) => idx.matches(g)), signal));
+      globs.push(...testFolder(idx, testGlobs(idx, fams), signal));
     } else globs.push(...t.globs);
   }
   return finish(idx, signal, globs, 'keywords', 'keywords');
