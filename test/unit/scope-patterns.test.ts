@@ -291,6 +291,14 @@ describe('scope patterns', () => {
     expect(heading('Pact CLI', body, files.filter((f) => !f.endsWith('pyproject.toml'))).applyTo).toEqual(['pact-python-cli/src/pact_cli/**']);
   });
 
+  it('4k. a heading that names Markdown is about every Markdown file, not only the docs folder its body names', () => {
+    const files = ['docs/guide.md', 'docs/img/logo.png', 'README.md', 'internal/README.md', 'cmd/main.go'];
+    const body = '- Wrap Markdown at 120 columns; one sentence per line in `docs/`.\n- Headings in sentence case.\n';
+    expect(heading('Markdown documentation instructions', body, files).applyTo).toEqual(['**/*.md']);
+    // "Documentation" alone names no kind of file: the folder its body names is the scope.
+    expect(heading('Documentation', body, files).applyTo).toEqual(['docs/**']);
+  });
+
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {
     const files = ['README.md', 'docs/guide.md', 'docs/api.md', 'src/main.go'];
     const body = '- Write the documentation in plain English.\n- One sentence per line in markdown.\n- Link to the code, not to issues.\n';

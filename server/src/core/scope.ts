@@ -614,12 +614,15 @@ function fromHeading(
     }
     // With tests in the heading, a language only says whose tests ("Python tests" is not every .py file).
     if (isTests && t.language) continue;
-    if (useMentioned(t)) continue;
+    // A heading that names Markdown is about every Markdown file; a docs folder its body names is where some are.
+    if (!(t.id === 'docs' && MARKDOWN_RE.test(title)) && useMentioned(t)) continue;
     const variant = t.variants?.find(([re]) => re.test(title));
     globs.push(...(variant ? variant[1] : t.globs).flatMap((g) => workflowFiles(idx, g)));
   }
   return finish(idx, signal, globs, `no file matches what the ${label} names`, 'topic');
 }
+
+const MARKDOWN_RE = /\bmarkdown\b|\bmdx\b/i;
 
 const WORKFLOWS = '.github/workflows/**';
 const WORKFLOW_FILES = ['.github/workflows/*.yml', '.github/workflows/*.yaml'];
