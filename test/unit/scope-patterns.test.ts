@@ -207,9 +207,10 @@ describe('scope patterns', () => {
     const net = ['Src/Acme.Tool.Common/Text.cs', 'Src/Acme.Tool.Common/Data/Row.cs', 'Src/Acme.Tool.Core/Engine.cs', 'Src/Acme.Tool.Gui/App.xaml', 'Tst/Acme.Tool.Common-Tests/TextTests.cs'];
     expect(heading('Common Library Instructions', lines.join('\n'), net).applyTo).toEqual(['Src/Acme.Tool.Common/**']);
     expect(heading('Analyzer Module Instructions', lines.join('\n'), ['analyzer/scan.go', 'main.go', 'cmd/x.go']).applyTo).toEqual(['analyzer/**']);
-    // A three-letter acronym names a .NET project part of exactly that name, never a plain folder.
+    // An acronym of two or three capitals names a folder or .NET project part of exactly that name (not `guide/`).
     expect(heading('GUI Instructions', lines.join('\n'), net).applyTo).toEqual(['Src/Acme.Tool.Gui/**']);
-    expect(heading('GUI Instructions', lines.join('\n'), ['src/gui/a.ts', 'tools/gui/b.ts', 'main.ts']).applyTo).toBeNull();
+    expect(heading('GUI Instructions', lines.join('\n'), ['src/gui/a.ts', 'tools/gui/b.ts', 'guide/c.md', 'main.ts']).applyTo).toEqual(['**/gui/**']);
+    expect(heading('UI Rules (Admin Bootstrap, PAT UX)', lines.join('\n'), ['ui/src/App.tsx', 'ui/src/main.tsx', 'server/Main.java', 'docs/ui.md']).applyTo).toEqual(['ui/**']);
     // Not: an adjective ("Common Patterns") for a plain folder, the document's own title, how-to-work
     // words, a folder only under docs/, a folder deeper than two levels, a heading with no generic word.
     expect(heading('Common Patterns', lines.join('\n'), ['api/common/a.go', 'tools/common/b.go', 'main.go']).applyTo).toBeNull();

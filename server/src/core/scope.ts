@@ -446,12 +446,12 @@ function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: Text
   title = rest;
   const words = title
     .split(/[^\p{L}\p{N}_-]+/u)
-    .filter((w) => (w.length >= 4 || /^[A-Z]{3}$/.test(w)) && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w))
+    .filter((w) => (w.length >= 4 || /^[A-Z]{2,3}$/.test(w)) && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w))
     .map((w) => normName(w));
   const found: Array<{ word: string; dirs: string[] }> = [];
   for (const w of new Set(words)) {
-    // A three-letter acronym (`GUI`) names only a .NET project part of that exact name (`Product.Gui`).
-    const like = (seg: string, dotted: boolean): boolean => (w.length < 4 ? dotted && seg === w : sameName(w, seg) && (dotted || !CONCEPT_ADJECTIVES.has(w)));
+    // An acronym of two or three capitals (`UI`, `GUI`) names a folder or .NET project part of exactly that name (`ui/`, `Product.Gui`).
+    const like = (seg: string, dotted: boolean): boolean => (w.length < 4 ? seg === w : sameName(w, seg) && (dotted || !CONCEPT_ADJECTIVES.has(w)));
     const dirs = idx.dirsNamedLike(like).filter((d) => (depth(d) <= MAX_CONCEPT_DIR_DEPTH || JVM_PACKAGES_RE.test(d)) && !d.split('/').some((x) => x.startsWith('.') || DOCS_DIR_RE.test(x)));
     if (dirs.length) found.push({ word: w, dirs });
   }
