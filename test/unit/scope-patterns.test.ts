@@ -210,6 +210,10 @@ describe('scope patterns', () => {
     // An acronym of two or three capitals names a folder or .NET project part of exactly that name (not `guide/`).
     expect(heading('GUI Instructions', lines.join('\n'), net).applyTo).toEqual(['Src/Acme.Tool.Gui/**']);
     expect(heading('GUI Instructions', lines.join('\n'), ['src/gui/a.ts', 'tools/gui/b.ts', 'guide/c.md', 'main.ts']).applyTo).toEqual(['**/gui/**']);
+    // Words in parentheses count only when the rest of the heading names no folder.
+    const kuma = ['pkg/kds/sync.go', 'pkg/kds/zone.go', 'app/kuma-cp/main.go', 'pkg/discovery/x.go', 'pkg/services/y.go', 'pkg/lsp/server.go'];
+    expect(heading('KDS (Kuma Discovery Service) Guidelines', lines.join('\n'), kuma).applyTo).toEqual(['pkg/kds/**']);
+    expect(heading('Language Server Protocol (LSP) Coding Rules', lines.join('\n'), kuma).applyTo).toEqual(['pkg/lsp/**']);
     expect(heading('UI Rules (Admin Bootstrap, PAT UX)', lines.join('\n'), ['ui/src/App.tsx', 'ui/src/main.tsx', 'server/Main.java', 'docs/ui.md']).applyTo).toEqual(['ui/**']);
     // Not: an adjective ("Common Patterns") for a plain folder, the document's own title, how-to-work
     // words, a folder only under docs/, a folder deeper than two levels, a heading with no generic word.

@@ -444,17 +444,25 @@ function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: Text
   const rest = reviewed ? title.slice(0, reviewed.index) : title;
   if (!(reviewed || GENERAL_SUFFIX_RE.test(rest)) || ASSISTANT_RE.test(rest) || CROSS_CUTTING_RE.test(rest)) return null;
   title = rest;
-  const words = title
-    .split(/[^\p{L}\p{N}_-]+/u)
-    .filter((w) => (w.length >= 4 || /^[A-Z]{2,3}$/.test(w)) && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w))
-    .map((w) => normName(w));
-  const found: Array<{ word: string; dirs: string[] }> = [];
-  for (const w of new Set(words)) {
-    // An acronym of two or three capitals (`UI`, `GUI`) names a folder or .NET project part of exactly that name (`ui/`, `Product.Gui`).
-    const like = (seg: string, dotted: boolean): boolean => (w.length < 4 ? seg === w : sameName(w, seg) && (dotted || !CONCEPT_ADJECTIVES.has(w)));
-    const dirs = idx.dirsNamedLike(like).filter((d) => (depth(d) <= MAX_CONCEPT_DIR_DEPTH || JVM_PACKAGES_RE.test(d)) && !d.split('/').some((x) => x.startsWith('.') || DOCS_DIR_RE.test(x)));
-    if (dirs.length) found.push({ word: w, dirs });
-  }
+  const wordsOf = (text: string): string[] =>
+    text
+      .split(/[^\p{L}\p{N}_-]+/u)
+      .filter((w) => (w.length >= 4 || /^[A-Z]{2,3}$/.test(w)) && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w))
+      .map((w) => normName(w));
+  const foldersOf = (words: readonly string[]): Array<{ word: string; dirs: string[] }> => {
+    const out: Array<{ word: string; dirs: string[] }> = [];
+    for (const w of new Set(words)) {
+      // An acronym of two or three capitals (`UI`, `GUI`) names a folder or .NET project part of exactly that name (`ui/`, `Product.Gui`).
+      const like = (seg: string, dotted: boolean): boolean => (w.length < 4 ? seg === w : sameName(w, seg) && (dotted || !CONCEPT_ADJECTIVES.has(w)));
+      const dirs = idx.dirsNamedLike(like).filter((d) => (depth(d) <= MAX_CONCEPT_DIR_DEPTH || JVM_PACKAGES_RE.test(d)) && !d.split('/').some((x) => x.startsWith('.') || DOCS_DIR_RE.test(x)));
+      if (dirs.length) out.push({ word: w, dirs });
+    }
+    return out;
+  };
+  // Words in parentheses are an aside, what an acronym stands for ("KDS (Kuma Discovery Service)"),
+  // or the acronym itself ("Language Server Protocol (LSP)"): they count only when the rest names no folder.
+  const outside = foldersOf(wordsOf(title.replace(/\([^)]*\)/g, ' ')));
+  const found = outside.length ? outside : foldersOf(wordsOf([...title.matchAll(/\(([^)]*)\)/g)].map((m) => m[1]).join(' ')));
   if (found.length !== 1) return null;
   const { word, dirs } = found[0]!;
   const names = new Set(dirs.map((d) => d.slice(d.lastIndexOf('/') + 1)));
