@@ -210,6 +210,8 @@ describe('scope patterns', () => {
     // An acronym of two or three capitals names a folder or .NET project part of exactly that name (not `guide/`).
     expect(heading('GUI Instructions', lines.join('\n'), net).applyTo).toEqual(['Src/Acme.Tool.Gui/**']);
     expect(heading('GUI Instructions', lines.join('\n'), ['src/gui/a.ts', 'tools/gui/b.ts', 'guide/c.md', 'main.ts']).applyTo).toEqual(['**/gui/**']);
+    // A concept found only among the tests is test data, not a part of the code.
+    expect(heading('Corrupt Video Inspector Development Instructions', lines.join('\n'), ['tests/fixtures/test-videos/README.md', 'src/cli/main.py', 'src/core/scan.py']).applyTo).toBeNull();
     // Words in parentheses count only when the rest of the heading names no folder.
     const kuma = ['pkg/kds/sync.go', 'pkg/kds/zone.go', 'app/kuma-cp/main.go', 'pkg/discovery/x.go', 'pkg/services/y.go', 'pkg/lsp/server.go'];
     expect(heading('KDS (Kuma Discovery Service) Guidelines', lines.join('\n'), kuma).applyTo).toEqual(['pkg/kds/**']);

@@ -455,7 +455,8 @@ function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: Text
       // An acronym of two or three capitals (`UI`, `GUI`) names a folder or .NET project part of exactly that name (`ui/`, `Product.Gui`).
       const like = (seg: string, dotted: boolean): boolean => (w.length < 4 ? seg === w : sameName(w, seg) && (dotted || !CONCEPT_ADJECTIVES.has(w)));
       const dirs = idx.dirsNamedLike(like).filter((d) => (depth(d) <= MAX_CONCEPT_DIR_DEPTH || JVM_PACKAGES_RE.test(d)) && !d.split('/').some((x) => x.startsWith('.') || DOCS_DIR_RE.test(x)));
-      if (dirs.length) out.push({ word: w, dirs });
+      // A concept found only among the tests (`tests/fixtures/test-videos/`) is test data, not a part of the code.
+      if (dirs.length && !dirs.every((d) => d.split('/').some((x) => TEST_FOLDER_RE.test(x)))) out.push({ word: w, dirs });
     }
     return out;
   };
