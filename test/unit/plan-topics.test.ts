@@ -289,4 +289,14 @@ describe('a subsection of a few lines stays with its chapter (issue 20 §1)', ()
     const { plan } = planOf(text(`Docs in \`docs/\` are Markdown; one sentence per line.\n${long('Markdown', 8)}`), files);
     expect(plan.sections.find((s) => s.title === 'Writing docs')!.applyTo).toBe('docs/**');
   });
+  it('body keywords alone do not take a part out of its chapter', () => {
+    const py = Array.from({ length: 8 }, (_, i) => `- Step ${i}: the helper is Python with Django; it installs with pip, checks mypy and ruff output, and reads pyproject.toml.`).join('\n');
+    const withPy = [...files, 'scripts/gen.py', 'scripts/check.py'];
+    const { plan } = planOf(text(py).replace('### Writing docs', '### Release helpers'), withPy);
+    // The part's keywords (Python, Django, pip, mypy, ruff) would give **/*.py on their own; inside the Rust chapter they do not.
+    expect(plan.sections.find((s) => s.title === 'Release helpers')).toBeUndefined();
+    expect(plan.sections.find((s) => s.title === 'Rust style')!.applyTo).toBe('**/*.rs');
+    const alone = planOf(`# Guide\n\n## Release helpers\n\n${py}\n`, withPy).plan;
+    expect(alone.sections.find((s) => s.title === 'Release helpers')!.applyTo).toBe('**/*.py');
+  });
 });

@@ -3,9 +3,9 @@
  * `### storage` and a `### sync` part, each about its own folder) moves the parts, not the
  * chapter: when a top-level section is large and its subsections have different confident
  * scopes, its intro (heading and text before the first subsection) and each subsection become
- * sections of their own. A subsection's own scope comes from its heading or its code (fences,
- * keywords), never from paths its body names in passing or a folder named by a heading word
- * alone; a part of a few lines (under MIN_PART_BYTES) and a "Testing" or "Documentation" part
+ * sections of their own. A subsection's own scope comes from its heading or its code fences,
+ * never from paths its body names in passing, body keywords alone or a folder named by a heading
+ * word alone; a part of a few lines (under MIN_PART_BYTES) and a "Testing" or "Documentation" part
  * of a chapter with a scope stay with it; a
  * subsection without a scope of its own takes the intro's (it sits under that heading); when
  * every part ends up with the same scope the section stays whole.
@@ -52,6 +52,8 @@ const NOT_OWN: Partial<Record<NonNullable<ScopeResult['basis']>, string>> = {
   'body-paths': 'paths its body names',
   // A subsection heading's word is a concept more often than a folder ("Design Principles" is not `Doc/Design/`).
   'heading-word': 'a folder its heading names by a word alone',
+  // Keywords of a few paragraphs are what a chapter's rules talk about, not which files they are for.
+  keywords: 'body keywords alone',
 };
 
 /** The scope a part takes out of its chapter: one its own heading (a topic, a path, a file, a folder its body writes too) or its code gives. */
