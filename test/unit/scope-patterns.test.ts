@@ -210,6 +210,10 @@ describe('scope patterns', () => {
     // An acronym of two or three capitals names a folder or .NET project part of exactly that name (not `guide/`).
     expect(heading('GUI Instructions', lines.join('\n'), net).applyTo).toEqual(['Src/Acme.Tool.Gui/**']);
     expect(heading('GUI Instructions', lines.join('\n'), ['src/gui/a.ts', 'tools/gui/b.ts', 'guide/c.md', 'main.ts']).applyTo).toEqual(['**/gui/**']);
+    // Of two words naming folders, one naming a single folder beats the project's name found in several places.
+    const bcc = ['src/python/bcc/__init__.py', 'src/lua/bcc/init.lua', 'examples/hello.py', 'examples/net/tc.py', 'tools/biotop.py'];
+    expect(heading('BCC Examples Review Instructions', lines.join('\n'), bcc).applyTo).toEqual(['examples/**']);
+    expect(heading('BCC Examples Review Instructions', lines.join('\n'), [...bcc, 'docs/examples/a.md', 'tests/examples/b.py', 'src/examples/c.py']).applyTo).toBeNull();
     // A concept found only among the tests is test data, not a part of the code.
     expect(heading('Corrupt Video Inspector Development Instructions', lines.join('\n'), ['tests/fixtures/test-videos/README.md', 'src/cli/main.py', 'src/core/scan.py']).applyTo).toBeNull();
     // Words in parentheses count only when the rest of the heading names no folder.

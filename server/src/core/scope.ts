@@ -463,7 +463,13 @@ function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: Text
   // Words in parentheses are an aside, what an acronym stands for ("KDS (Kuma Discovery Service)"),
   // or the acronym itself ("Language Server Protocol (LSP)"): they count only when the rest names no folder.
   const outside = foldersOf(wordsOf(title.replace(/\([^)]*\)/g, ' ')));
-  const found = outside.length ? outside : foldersOf(wordsOf([...title.matchAll(/\(([^)]*)\)/g)].map((m) => m[1]).join(' ')));
+  let found = outside.length ? outside : foldersOf(wordsOf([...title.matchAll(/\(([^)]*)\)/g)].map((m) => m[1]).join(' ')));
+  // Of two words, one naming a single folder and one naming folders in several places (the
+  // project's name, "BCC Examples" and `src/python/bcc/`, `src/lua/bcc/`), the single folder is the concept.
+  if (found.length === 2) {
+    const single = found.filter((f) => f.dirs.length === 1);
+    if (single.length === 1) found = single;
+  }
   if (found.length !== 1) return null;
   const { word, dirs } = found[0]!;
   const names = new Set(dirs.map((d) => d.slice(d.lastIndexOf('/') + 1)));
