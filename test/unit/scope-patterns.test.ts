@@ -310,6 +310,13 @@ describe('scope patterns', () => {
     expect(heading('Documentation', body, files).applyTo).toEqual(['docs/**']);
   });
 
+  it('4l. "<topic> review" is about the files of the topic, as "<topic> rules" is; "Code review" alone stays repository-wide', () => {
+    const files = ['github/resource_repo.go', 'github/resource_repo_test.go', 'github/util_test.go', 'docs/index.md', 'templates/page.md.tmpl', 'main.go'];
+    const body = '- Each acceptance test cleans up what it creates.\n- Prefer table tests.\n';
+    expect(heading('Provider Test Review', body, files).applyTo).toEqual(['**/*_test.go']);
+    expect(heading('Code review', body, files).applyTo).toBeNull();
+  });
+
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {
     const files = ['README.md', 'docs/guide.md', 'docs/api.md', 'src/main.go'];
     const body = '- Write the documentation in plain English.\n- One sentence per line in markdown.\n- Link to the code, not to issues.\n';

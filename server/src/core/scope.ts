@@ -186,7 +186,8 @@ export function inferScope(section: { title: string; kind: string }, input: stri
     if (authoring && !authoring.test(text)) hits.splice(k, 1);
   }
   // "Project" and "repository" only say whose rules ("Project documentation guidelines"): no veto.
-  if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title.replace(QUALIFIER_RE, ' '))) {
+  // "<topic> code review" names what is reviewed, as "<topic> rules" names what the rules are for.
+  if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title.replace(REVIEW_OF_RE, '').replace(QUALIFIER_RE, ' '))) {
     return repoWide([`no scope: the ${label} ${quote(title)} is about how to work more than about files`]);
   }
   // The heading names what the section is about and the body writes where it is (`transx`
