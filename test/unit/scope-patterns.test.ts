@@ -317,6 +317,14 @@ describe('scope patterns', () => {
     expect(heading('Code review', body, files).applyTo).toBeNull();
   });
 
+  it('4m. two heading words in a row that are a folder and its subfolder name that folder', () => {
+    const files = ['src/pact/__init__.py', 'src/pact/v2/verifier.py', 'src/pact/v2/consumer.py', 'src/pact/v3/ffi.py', 'tests/v2/test_verifier.py'];
+    const body = '- Bug fixes only; new features go to v3.\n- Keep the public names stable.\n';
+    expect(heading('Pact V2 Legacy Code', body, files).applyTo).toEqual(['src/pact/v2/**']);
+    // One word alone ("V2 Legacy Code") is not enough: `v2` is in two places.
+    expect(heading('V2 Legacy Code', body, files).applyTo).toBeNull();
+  });
+
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {
     const files = ['README.md', 'docs/guide.md', 'docs/api.md', 'src/main.go'];
     const body = '- Write the documentation in plain English.\n- One sentence per line in markdown.\n- Link to the code, not to issues.\n';

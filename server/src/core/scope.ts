@@ -547,6 +547,15 @@ function headingDirectories(idx: FileIndex, title: string): string[] {
     .split(/[^\p{L}\p{N}_-]+/u)
     .map((x) => x.toLowerCase())
     .filter((x) => x && !DIR_FILLER.has(x));
+  // Two words in a row that are a folder and its subfolder ("Pact V2" and `src/pact/v2/`): that folder.
+  for (let i = 0; i + 1 < words.length; i++) {
+    const [a, b] = [normName(words[i]!), normName(words[i + 1]!)];
+    const dirs = idx.dirsNamed(b).filter((d) => normName(d.split('/').at(-2) ?? '') === a);
+    if (dirs.length === 1 && depth(dirs[0]!) <= MAX_HEADING_DIR_DEPTH + 1) {
+      const g = `${dirs[0]}/**`;
+      if (!idx.coversAlmostAll(idx.stat(g).count)) return [g];
+    }
+  }
   if (words.length < 1 || words.length > 2) return [];
   const out: string[] = [];
   for (const word of words) {
