@@ -53,15 +53,17 @@ export function spdxOf(text) {
   if (/PolyForm/i.test(t)) return 'LicenseRef-PolyForm';
   // Apache-2.0 with the Commons Clause does not grant the right to sell: not copyable here.
   if (/Commons Clause/i.test(t)) return 'LicenseRef-Commons-Clause';
-  // The GNU licences name one another (GPL-3.0's section 13 names the Affero licence): the first named is the title.
+  // Licences name one another (GPL-3.0's section 13 names the Affero licence, MPL-2.0 names the GNU
+  // licences as "Secondary Licenses"): the licence named first is the file's title.
   const gnu = /GNU (?:(AFFERO|LESSER) )?GENERAL PUBLIC LICENSE/i.exec(t);
+  const mpl = /Mozilla Public License,? Version 2\.0/i.exec(t);
+  if (mpl && (!gnu || mpl.index < gnu.index)) return 'MPL-2.0';
   if (gnu) {
     const kind = (gnu[1] ?? '').toUpperCase();
     if (kind === 'AFFERO') return 'AGPL-3.0';
     if (kind === 'LESSER') return /Version 2\.1/i.test(t) ? 'LGPL-2.1' : 'LGPL-3.0';
     return /Version 2,/i.test(t) ? 'GPL-2.0' : 'GPL-3.0';
   }
-  if (/Mozilla Public License,? Version 2\.0/i.test(t)) return 'MPL-2.0';
   if (/Apache License,? Version 2\.0/i.test(t) || /^\s*Apache License\s+Version 2\.0/i.test(t)) return 'Apache-2.0';
   if (/free and unencumbered software released into the public domain/i.test(t)) return 'Unlicense';
   if (/CC0 1\.0 Universal/i.test(t)) return 'CC0-1.0';
