@@ -273,6 +273,10 @@ describe('scope patterns', () => {
     // With no language named, a folder of another language's tests (RSpec's `spec/`) counts only where that language's tests are.
     const go = ['pkg/api/server.go', 'pkg/api/server_test.go', 'pkg/api/testdata/spec/valid.yaml'];
     expect(heading('Testing', '- Table-driven tests.\n- Use testify.\n', go).applyTo).toEqual(['**/*_test.go']);
+    // A test folder glob of one language's files (Rust's `tests/` folders of `.rs` files) is that language's tests.
+    const rust = ['src/lib.rs', 'tests/api.rs', 'crates/core/tests/parse.rs', 'crates/core/src/lib.rs'];
+    const rs = heading('Testing', '- One behaviour per test.\n- No sleeps.\n', rust);
+    for (const f of rust.filter((x) => x.includes('/tests/') || x.startsWith('tests/'))) expect(covers(rs.applyTo, f), f).toBe(true);
     const js = ['src/button.tsx', 'src/button.spec.ts', 'src/components/__tests__/button.e2e.tsx'];
     const ts = heading('Testing (TypeScript)', '- Use vitest.\n- Snapshot only stable markup.\n', js);
     for (const f of js.slice(1)) expect(covers(ts.applyTo, f), f).toBe(true);

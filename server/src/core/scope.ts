@@ -96,8 +96,8 @@ function testFolder(idx: FileIndex, globs: string[], signal: string[]): string[]
   return [`${main.dir}/**`];
 }
 
-/** A test glob that names a folder (RSpec's `spec/`, Maven's `src/test/`), not a file name pattern. */
-const TEST_FOLDER_GLOB_RE = /\/\*\*$|\/\*\*\/\*\.\w+$/;
+/** A test glob that names a whole folder (RSpec's `spec/`, Maven's `src/test/`), not files of one language. */
+const TEST_FOLDER_GLOB_RE = /\/\*\*$/;
 
 /**
  * Test file globs of these language families that match files of the tree. When none is named,
@@ -492,11 +492,6 @@ const MAX_HEADING_DIR_DEPTH = 2;
 /** Words that may accompany a directory name in a heading ("Backend folder", "Frontend and backend"). */
 const DIR_FILLER = new Set(['directory', 'directories', 'folder', 'folders', 'dir', 'files', 'the', 'and', 'in', 'under', '&']);
 
-/**
- * Directories a heading names: the whole heading is a directory's name ("Backend", "Azure API"
- * for `azure_api/`), or every word of it is, apart from filler ("Frontend and backend"). A heading
- * with any other word ("Code Components") names a concept, not a folder.
- */
 /** The files that make a folder a package of its own (its manifest). */
 const PACKAGE_MANIFESTS = ['pyproject.toml', 'setup.py', 'package.json', 'Cargo.toml', 'go.mod', 'pom.xml', 'build.gradle', 'build.gradle.kts', '*.csproj'];
 
@@ -510,6 +505,11 @@ function packageOf(idx: FileIndex, dir: string): string | null {
   return m && PACKAGE_MANIFESTS.some((f) => idx.matches(`${m[1]}/${f}`)) ? m[1]! : null;
 }
 
+/**
+ * Directories a heading names: the whole heading is a directory's name ("Backend", "Azure API"
+ * for `azure_api/`), or every word of it is, apart from filler ("Frontend and backend"). A heading
+ * with any other word ("Code Components") names a concept, not a folder.
+ */
 function headingDirectories(idx: FileIndex, title: string): string[] {
   // A heading of generic words only ("Overview", "Core patterns" is not) names no folder, even
   // when a folder happens to share the word.
