@@ -475,7 +475,9 @@ function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: Text
   const { word, dirs } = found[0]!;
   const names = new Set(dirs.map((d) => d.slice(d.lastIndexOf('/') + 1)));
   let globs: string[];
+  const top = dirs.filter((d) => !d.includes('/'));
   if (dirs.length === 1) globs = [`${dirs[0]}/**`];
+  else if (top.length === 1) globs = [`${top[0]}/**`];
   else if (names.size === 1) {
     const name = [...names][0]!;
     const lang = sectionLanguage(head, body);
