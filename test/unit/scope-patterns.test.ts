@@ -228,6 +228,11 @@ describe('scope patterns', () => {
     expect(heading('Command commit rules', lines.join('\n'), files).applyTo).toBeNull();
     // A review of a part names that part ("Adapter Code Review", "Command review rules"), as "<part> rules" does.
     expect(heading('Command review rules', lines.join('\n'), files).applyTo).toEqual(['**/commands/**']);
+    // Of folders named like the concept in several places, the one at the top of the tree is its home
+    // (`resources/`, not the schemas' `resource/` versions); with none or two at the top, no folder is.
+    const dsc = ['resources/apt/src/main.rs', 'resources/ssh/src/lib.rs', 'schemas/resources/a.json', 'schemas/v3/resource/b.json', 'lib/dsc/src/x.rs'];
+    expect(heading('Resource Code Review', lines.join('\n'), dsc).applyTo).toEqual(['resources/**']);
+    expect(heading('Resource Code Review', lines.join('\n'), dsc.filter((f) => !f.startsWith('resources/'))).applyTo).toBeNull();
     expect(heading('Plugin conventions', lines.join('\n'), files.filter((f) => !f.startsWith('plugins/'))).applyTo).toBeNull();
     expect(heading('Widget standards', lines.join('\n'), files).applyTo).toBeNull();
     expect(heading('Command module', lines.join('\n'), files).applyTo).toBeNull();

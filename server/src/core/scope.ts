@@ -475,6 +475,8 @@ function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: Text
   const { word, dirs } = found[0]!;
   const names = new Set(dirs.map((d) => d.slice(d.lastIndexOf('/') + 1)));
   let globs: string[];
+  // Of folders named like it in several places, the one at the top of the tree is the concept's
+  // home ("Resource Code Review" and `resources/`, beside the schemas' `resource/` versions).
   const top = dirs.filter((d) => !d.includes('/'));
   if (dirs.length === 1) globs = [`${dirs[0]}/**`];
   else if (top.length === 1) globs = [`${top[0]}/**`];
