@@ -526,9 +526,10 @@ function headingDirectories(idx: FileIndex, title: string): string[] {
     const d0 = dirs[0]!;
     // Java and Kotlin packages sit deep by layout (`src/main/java/io/spiffe/spiffeid`): a package named at any depth, its main and test sides together.
     const jvm = dirs.every((d) => JVM_PACKAGES_RE.test(d));
-    if (depth(d0) > MAX_HEADING_DIR_DEPTH && !jvm) return null;
-    if (dirs.length > 1 && depth(dirs[1]!) === depth(d0) && !jvm) return null;
-    const g = jvm && dirs.length > 1 ? `**/${d0.slice(d0.lastIndexOf('/') + 1)}/**` : `${packageOf(idx, d0) ?? d0}/**`;
+    // A folder of that name in every module (`modules/*/Controllers/`): all of them, wherever they are.
+    const everyModule = dirs.length > 1 && !jvm && depth(dirs[1]!) === depth(d0);
+    if (depth(d0) > MAX_HEADING_DIR_DEPTH && !jvm && !everyModule) return null;
+    const g = (jvm || everyModule) && dirs.length > 1 ? `**/${d0.slice(d0.lastIndexOf('/') + 1)}/**` : `${packageOf(idx, d0) ?? d0}/**`;
     const st = idx.stat(g);
     return st.first === null || idx.coversAlmostAll(st.count) ? null : g;
   };
