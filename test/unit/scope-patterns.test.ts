@@ -334,6 +334,16 @@ describe('scope patterns', () => {
     expect(heading('V2 Legacy Code', body, files).applyTo).toBeNull();
   });
 
+  it('4n. a heading that is the name of a folder every module has ("Controllers", `modules/*/Controllers/`) names all of them', () => {
+    const body = '- Keep actions thin.\n- Validate input first.\n';
+    const files = ['modules/Auth/Controllers/Login.php', 'modules/User/Controllers/Profile.php', 'modules/User/Models/User.php', 'modules/Auth/Models/Token.php', 'common/Helpers/Str.php', 'public/index.php'];
+    expect(heading('Controllers', body, files).applyTo).toEqual(['**/Controllers/**']);
+    // Not the folders of an adjective ("Integration" tests of several projects), not a folder beside a shallower one of its name.
+    const tests = ['tests/Cli.Tests/Integration/RunTests.cs', 'tests/Core.Tests/Integration/LoadTests.cs', 'src/Core/Engine.cs'];
+    expect(heading('Integration Patterns', body, tests).applyTo).toBeNull();
+    expect(heading('Controllers', body, [...files, 'common/Controllers/Base.php']).applyTo).toEqual(['common/Controllers/**']);
+  });
+
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {
     const files = ['README.md', 'docs/guide.md', 'docs/api.md', 'src/main.go'];
     const body = '- Write the documentation in plain English.\n- One sentence per line in markdown.\n- Link to the code, not to issues.\n';
