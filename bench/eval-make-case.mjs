@@ -74,6 +74,26 @@ export function spdxOf(text) {
   return null;
 }
 
+/** A text's lines that carry content: list, quote and heading marks dropped, blanks folded, lower case, 15 characters or more. */
+function contentLines(text) {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((l) => l.trim().replace(/\s+/g, ' ').replace(/^[-*+#>\d.)\s]+/, '').toLowerCase())
+    .filter((l) => l.length >= 15);
+}
+
+/**
+ * Where a split's human file got its text: the share of its body's content lines found as they are
+ * in the monolith (1: moved as written; 0: written anew during the split). Null for a body with no
+ * content line.
+ */
+export function monolithLineShare(monolith, body) {
+  const lines = contentLines(body);
+  if (lines.length === 0) return null;
+  const have = new Set(contentLines(monolith));
+  return Math.round((100 * lines.filter((l) => have.has(l)).length) / lines.length) / 100;
+}
+
 function git(gitDir, args, opts = {}) {
   return execFileSync('git', ['--git-dir', gitDir, ...args], { maxBuffer: 512 * 1024 * 1024, ...opts });
 }
@@ -199,7 +219,8 @@ export function makeCase(format, { gitDir, repo, kind, commit: commitArg, humans
     vendored,
     monolithBytes: monolith.length,
     monolithParts: kind === 'reassembly' ? parts : undefined,
-    humans: humans.map(({ buf, bodyStart, ...h }) => h),
+    // For a split: how much of each human file the maintainers moved from the monolith as it was.
+    humans: humans.map(({ buf, bodyStart, ...h }) => (kind === 'split' ? { ...h, monolithLineShare: monolithLineShare(monolith.toString('utf8'), buf.subarray(bodyStart).toString('utf8')) } : h)),
     humansRepoWideBytes: repoWideAfter,
     humansRepoWideFileBytes: afterRepo?.length ?? 0,
     treeFiles: all.length,

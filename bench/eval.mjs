@@ -33,6 +33,8 @@ export { CASES_DIR };
 const INSTR_RE = /^\.github\/instructions\/(?:.*\/)?[^/]+\.instructions\.md$/;
 /** The Jaccard a proposal's file set must reach against a human's to be a hit. */
 export const HIT_JACCARD = 0.5;
+/** A split's human file whose content lines are at least this share the monolith's was moved, not written anew. */
+export const MOVED_SHARE = 0.5;
 
 /** Names of the vendored real cases (folders with a case.json and a monolith.md), sorted. */
 export function realCaseNames(dir = CASES_DIR) {
@@ -107,7 +109,7 @@ export function scoreRealCase(core, c) {
     if (!h.globs) continue;
     const set = fileSet(tree, h.globs);
     if (set.size === 0) unmatchable.push(h.path);
-    else if (!everywhere(set)) humans.push({ path: h.path, applyTo: h.applyTo, set });
+    else if (!everywhere(set)) humans.push({ path: h.path, applyTo: h.applyTo, set, moved: typeof h.monolithLineShare === 'number' ? h.monolithLineShare >= MOVED_SHARE : null });
   }
   const proposals = [];
   let planRepoWide = 0;
@@ -139,7 +141,13 @@ export function scoreRealCase(core, c) {
     hits.push({ human: x.h.path, humanApplyTo: x.h.applyTo, proposal: x.p.path, proposalApplyTo: x.p.applyTo, jaccard: x.j, files: x.p.set.size });
   }
   const best = (set, others) => others.reduce((m, o) => Math.max(m, jaccard(set, o.set)), 0);
+  // Splits: recall apart for human files moved from the monolith and files written anew.
+  const origin = (moved) => {
+    const hs = humans.filter((h) => h.moved === moved);
+    return { units: hs.length, hits: hs.filter((h) => usedH.has(h)).length };
+  };
   return {
+    byOrigin: { moved: origin(true), rewritten: origin(false) },
     // Many to one (information): a human file is reached when some written file has Jaccard >= 0.5
     // with it, a written file is right when it has that with some human file; one written file may
     // stand for several human files of the same scope (four `**/*.go` files in one repository).
@@ -229,6 +237,7 @@ export function summarize(cases) {
       const right = sum((c) => c.manyToOne.proposalsRight);
       return { humansReached: reached, proposalsRight: right, recall: humanUnits ? reached / humanUnits : null, precision: proposalUnits ? right / proposalUnits : null };
     })(),
+    byOrigin: Object.fromEntries(['moved', 'rewritten'].map((k) => [k, { units: sum((c) => c.byOrigin[k].units), hits: sum((c) => c.byOrigin[k].hits) }])),
     textPlaced: (() => {
       const t = cases.map((c) => c.textPlaced).filter(Boolean);
       return t.length ? { right: t.reduce((n, x) => n + x.right, 0), total: t.reduce((n, x) => n + x.total, 0), cases: t.length, median: median(t.filter((x) => x.total > 0).map((x) => x.right / x.total)) } : null;
@@ -295,6 +304,11 @@ export function rows(r, labelled) {
     const m = (s) => `${pct(s.manyToOne.recall)} (${s.manyToOne.humansReached}/${s.humanUnits}) / ${pct(s.manyToOne.precision)} (${s.manyToOne.proposalsRight}/${s.proposalUnits})`;
     const parts = ['split', 'reassembly'].filter((k) => r[k].cases > 0).map((k) => `${k === 'split' ? 'splits' : 'reassembly'} ${m(r[k])}`);
     out.push({ case: 'scope recall / precision, many to one', input: `all ${r.all.cases} real cases`, value: m(r.all), target: '—', status: 'info', note: `a human file is reached when some written file has Jaccard ≥ ${HIT_JACCARD} with it, a written file is right when it has that with some human file (one written file may stand for several human files of one scope; one file per topic can never match them one to one); ${parts.join('; ')}` });
+  }
+  const o = r.split.cases > 0 ? r.split.byOrigin : null;
+  if (o && o.moved.units + o.rewritten.units > 0) {
+    const f = (x) => `${pct(x.units ? x.hits / x.units : null)} (${x.hits}/${x.units})`;
+    out.push({ case: 'scope recall by where the text came from', input: `${r.split.cases} real maintainers’ splits`, value: `moved ${f(o.moved)}, written anew ${f(o.rewritten)}`, target: '—', status: 'info', note: `a human file is moved when ${Math.round(MOVED_SHARE * 100)} % or more of its content lines are the monolith's as they were (case.json monolithLineShare, bench/eval-make-case.mjs); files written anew during the split have text the plan never saw` });
   }
   const tp = r.reassembly.textPlaced;
   if (tp) out.push({ case: 'text placed with its scope', input: `${tp.cases} real reassembled repositories`, value: `${pct(tp.right / tp.total)} of the bytes (median per case ${pct(tp.median)})`, target: '—', status: 'info', note: `${tp.right} of ${tp.total} bytes of the human files go where that file's text belongs: the written file paired with it, or the repository-wide file for repository-wide parts` });

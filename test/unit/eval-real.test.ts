@@ -127,6 +127,23 @@ describe('the real-case scorer', () => {
     expect(line).toMatchObject({ status: 'info', value: '60 % (3/5) / 75 % (3/4)' });
   });
 
+  it('reports split recall apart for human files moved from the monolith and files written anew', () => {
+    const c = fakeCase(tree, humans, monolith);
+    c.info.kind = 'split';
+    // code.instructions.md moved (80 % of its lines were the monolith's), docs written anew (10 %).
+    c.info.humans[0] = { ...c.info.humans[0]!, monolithLineShare: 0.8 } as (typeof c.info.humans)[0];
+    c.info.humans[1] = { ...c.info.humans[1]!, monolithLineShare: 0.1 } as (typeof c.info.humans)[0];
+    const r = scoreRealCase(fakeCore({ sections, operations: ops('src/**', 'nowhere/**') }), c);
+    expect(r.byOrigin).toEqual({ moved: { units: 1, hits: 1 }, rewritten: { units: 1, hits: 0 } });
+    const s = summarize([r]);
+    const line = rows({ split: s, reassembly: summarize([]), all: s, cases: [r] }).find((x: { case: string }) => x.case.includes('where the text came from'));
+    expect(line).toMatchObject({ status: 'info', value: 'moved 100 % (1/1), written anew 0 % (0/1)' });
+    // Cases built before the field existed count in neither, and the row is left out.
+    const old = scoreRealCase(fakeCore({ sections, operations: ops('src/**', 'nowhere/**') }), { ...fakeCase(tree, humans, monolith), info: { ...fakeCase(tree, humans, monolith).info, kind: 'split' } });
+    expect(old.byOrigin).toEqual({ moved: { units: 0, hits: 0 }, rewritten: { units: 0, hits: 0 } });
+    expect(rows({ split: summarize([old]), reassembly: summarize([]), all: summarize([old]), cases: [old] }).some((x: { case: string }) => x.case.includes('where the text came from'))).toBe(false);
+  });
+
   it('counts a written file whose applyTo matches every path as repository-wide, not as a proposal', () => {
     const operations = ops('**', 'docs/**');
     const r = scoreRealCase(fakeCore({ sections, operations }), fakeCase(tree, humans, monolith, 50));

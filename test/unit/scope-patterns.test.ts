@@ -228,6 +228,11 @@ describe('scope patterns', () => {
     expect(heading('Command commit rules', lines.join('\n'), files).applyTo).toBeNull();
     // A review of a part names that part ("Adapter Code Review", "Command review rules"), as "<part> rules" does.
     expect(heading('Command review rules', lines.join('\n'), files).applyTo).toEqual(['**/commands/**']);
+    // Of folders named like the concept in several places, the one at the top of the tree is its home
+    // (`resources/`, not the schemas' `resource/` versions); with none or two at the top, no folder is.
+    const dsc = ['resources/apt/src/main.rs', 'resources/ssh/src/lib.rs', 'schemas/resources/a.json', 'schemas/v3/resource/b.json', 'lib/dsc/src/x.rs'];
+    expect(heading('Resource Code Review', lines.join('\n'), dsc).applyTo).toEqual(['resources/**']);
+    expect(heading('Resource Code Review', lines.join('\n'), dsc.filter((f) => !f.startsWith('resources/'))).applyTo).toBeNull();
     expect(heading('Plugin conventions', lines.join('\n'), files.filter((f) => !f.startsWith('plugins/'))).applyTo).toBeNull();
     expect(heading('Widget standards', lines.join('\n'), files).applyTo).toBeNull();
     expect(heading('Command module', lines.join('\n'), files).applyTo).toBeNull();
@@ -327,6 +332,16 @@ describe('scope patterns', () => {
     expect(heading('Pact V2 Legacy Code', body, files).applyTo).toEqual(['src/pact/v2/**']);
     // One word alone ("V2 Legacy Code") is not enough: `v2` is in two places.
     expect(heading('V2 Legacy Code', body, files).applyTo).toBeNull();
+  });
+
+  it('4n. a heading that is the name of a folder every module has ("Controllers", `modules/*/Controllers/`) names all of them', () => {
+    const body = '- Keep actions thin.\n- Validate input first.\n';
+    const files = ['modules/Auth/Controllers/Login.php', 'modules/User/Controllers/Profile.php', 'modules/User/Models/User.php', 'modules/Auth/Models/Token.php', 'common/Helpers/Str.php', 'public/index.php'];
+    expect(heading('Controllers', body, files).applyTo).toEqual(['**/Controllers/**']);
+    // Not the folders of an adjective ("Integration" tests of several projects), not a folder beside a shallower one of its name.
+    const tests = ['tests/Cli.Tests/Integration/RunTests.cs', 'tests/Core.Tests/Integration/LoadTests.cs', 'src/Core/Engine.cs'];
+    expect(heading('Integration Patterns', body, tests).applyTo).toBeNull();
+    expect(heading('Controllers', body, [...files, 'common/Controllers/Base.php']).applyTo).toEqual(['common/Controllers/**']);
   });
 
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {

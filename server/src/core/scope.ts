@@ -475,7 +475,11 @@ function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: Text
   const { word, dirs } = found[0]!;
   const names = new Set(dirs.map((d) => d.slice(d.lastIndexOf('/') + 1)));
   let globs: string[];
+  // Of folders named like it in several places, the one at the top of the tree is the concept's
+  // home ("Resource Code Review" and `resources/`, beside the schemas' `resource/` versions).
+  const top = dirs.filter((d) => !d.includes('/'));
   if (dirs.length === 1) globs = [`${dirs[0]}/**`];
+  else if (top.length === 1) globs = [`${top[0]}/**`];
   else if (names.size === 1) {
     const name = [...names][0]!;
     const lang = sectionLanguage(head, body);
@@ -522,9 +526,12 @@ function headingDirectories(idx: FileIndex, title: string): string[] {
     const d0 = dirs[0]!;
     // Java and Kotlin packages sit deep by layout (`src/main/java/io/spiffe/spiffeid`): a package named at any depth, its main and test sides together.
     const jvm = dirs.every((d) => JVM_PACKAGES_RE.test(d));
-    if (depth(d0) > MAX_HEADING_DIR_DEPTH && !jvm) return null;
-    if (dirs.length > 1 && depth(dirs[1]!) === depth(d0) && !jvm) return null;
-    const g = jvm && dirs.length > 1 ? `**/${d0.slice(d0.lastIndexOf('/') + 1)}/**` : `${packageOf(idx, d0) ?? d0}/**`;
+    // A folder of that name in every module (`modules/*/Controllers/`, none shallower): all of them,
+    // wherever they are. Not an adjective's folders ("Integration" tests of several projects).
+    const sameDepth = dirs.length > 1 && depth(dirs[1]!) === depth(d0);
+    const everyModule = sameDepth && !jvm && !CONCEPT_ADJECTIVES.has(name.toLowerCase());
+    if (!jvm && !everyModule && (sameDepth || depth(d0) > MAX_HEADING_DIR_DEPTH)) return null;
+    const g = (jvm || everyModule) && dirs.length > 1 ? `**/${d0.slice(d0.lastIndexOf('/') + 1)}/**` : `${packageOf(idx, d0) ?? d0}/**`;
     const st = idx.stat(g);
     return st.first === null || idx.coversAlmostAll(st.count) ? null : g;
   };
