@@ -522,7 +522,8 @@ function headingDirectories(idx: FileIndex, title: string): string[] {
     const dirs = idx.dirsNamed(name);
     if (!dirs.length) return null;
     // Only an unambiguous directory a maintainer would name in a heading: the shallowest one,
-    // alone at its depth, at most three levels down (not `src/a/b/c/logging/core`).
+    // alone at its depth, at most three levels down (not `src/a/b/c/logging/core`); or all of
+    // them when the shallowest are several (below).
     const d0 = dirs[0]!;
     // Java and Kotlin packages sit deep by layout (`src/main/java/io/spiffe/spiffeid`): a package named at any depth, its main and test sides together.
     const jvm = dirs.every((d) => JVM_PACKAGES_RE.test(d));
