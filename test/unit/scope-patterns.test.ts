@@ -344,6 +344,15 @@ describe('scope patterns', () => {
     expect(heading('Controllers', body, [...files, 'common/Controllers/Base.php']).applyTo).toEqual(['common/Controllers/**']);
   });
 
+  it('4o. accessibility rules are for the files that render the interface: the component files the tree has', () => {
+    const body = '- Every interactive element is reachable by keyboard.\n- Images have alt text.\n';
+    const files = ['src/components/Button.tsx', 'src/pages/Home.tsx', 'src/lib/format.ts', 'server/api.ts', 'README.md'];
+    expect(heading('Accessibility', body, files).applyTo).toEqual(['**/*.tsx']);
+    expect(heading('Tilgjengelighet (WCAG)', body, [...files, 'src/legacy/Old.jsx']).applyTo).toEqual(['**/*.tsx', '**/*.jsx']);
+    // A tree without component files gives no scope.
+    expect(heading('Accessibility', body, ['src/lib/format.ts', 'server/api.ts', 'README.md']).applyTo).toBeNull();
+  });
+
   it('4d. "project" or "repository" in a heading says whose rules, and does not make a named topic a how-to-work heading', () => {
     const files = ['README.md', 'docs/guide.md', 'docs/api.md', 'src/main.go'];
     const body = '- Write the documentation in plain English.\n- One sentence per line in markdown.\n- Link to the code, not to issues.\n';

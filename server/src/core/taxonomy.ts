@@ -264,6 +264,13 @@ export const TOPICS: readonly Topic[] = [
     globs: ['**/*.html', '**/*.htm'],
   },
   {
+    // Accessibility rules are for the files that render the interface: components, pages, markup.
+    id: 'accessibility', name: 'Accessibility', family: 'ui', language: false,
+    heading: words('accessibility', 'a11y', 'wcag'),
+    primary: ['accessibility', 'a11y', 'wcag', 'screen reader', 'screen readers'], secondary: ['aria', 'aria-label', 'keyboard navigation', 'alt text'],
+    globs: ['**/*.tsx', '**/*.jsx', '**/*.vue', '**/*.svelte'],
+  },
+  {
     id: 'tests', name: 'Testing', family: 'tests', language: false,
     heading: words('vitest', 'jest', 'pytest', 'mocha', 'junit', 'xunit', 'nunit', 'rspec', 'playwright', 'cypress', 'e2e', 'end-to-end', 'tdd'),
     headingWeak: words('tests?', 'testing', 'unit tests?', 'spec files?', 'test coverage'),
