@@ -402,4 +402,19 @@ describe('leftover', () => {
     expect(plan.riskReasons.join('\n')).not.toContain('4000');
     expect(plan.lossless.ok).toBe(true);
   });
+
+  it('6b. a large kept section about how code is written is offered the repository\'s languages, never given them', () => {
+    const rules = (what: string) => Array.from({ length: 30 }, (_, i) => `- ${what} rule ${i}: say what failed and what the caller can do about it.`).join('\n');
+    const text = `# Guide\n\n## Error handling\n\n${rules('Error')}\n\n## Commit messages\n\n${rules('Commit')}\n`;
+    const files = ['cmd/app/main.go', 'internal/store/db.go', 'internal/store/db_test.go', 'web/app.ts', 'README.md', 'docs/guide.md'];
+    const plan = buildPlan({ snapshot: snapshot(text, files), analysis: analyze(snapshot(text, files)) });
+    // Kept repository-wide (a general heading) ...
+    expect(plan.sections.find((x) => x.title === 'Error handling')!.destination).toBe(REPO_WIDE_PATH);
+    // ... with the code the repository is written in as a candidate (Go: 3 of 7 files; TypeScript: 1 of 7, over a tenth too).
+    const errors = plan.leftover!.suggestions.find((x) => x.title === 'Error handling')!;
+    expect(errors.candidates).toContainEqual({ applyTo: '**/*.go,**/*.ts', evidence: ["the heading is about how code is written; the repository's languages"] });
+    // Rules for how people work together get no such candidate.
+    const commits = plan.leftover!.suggestions.find((x) => x.title === 'Commit messages')!;
+    expect(commits.candidates.some((c) => c.evidence.some((e) => e.includes('how code is written')))).toBe(false);
+  });
 });

@@ -742,8 +742,30 @@ export function scopeCandidates(text: string | SectionText, idx: FileIndex): Can
   if (topic) {
     const globs = topic.globs.filter((g) => idx.matches(g) && !seen.has(g));
     if (globs.length) out.push({ applyTo: globs, evidence: [`the section's language is ${lang}`] });
+  } else {
+    // A heading about how code is written ("Error handling", "Naming conventions") with no language
+    // of its own: the code the repository is written in. Offered, never applied: maintainers split
+    // on whether such rules are for every request (docs/evaluation.md).
+    const title = /^\s{0,3}#{1,6}[ \t]+(.*)$/m.exec((typeof text === 'string' ? text : text.text).slice(0, 400))?.[1] ?? '';
+    const langs = CODE_CONCERN_RE.test(title) && !CROSS_CUTTING_RE.test(title) ? repositoryLanguages(idx).filter((g) => !seen.has(g)) : [];
+    if (langs.length) out.push({ applyTo: langs, evidence: [`the heading is about how code is written; the repository's languages`] });
   }
   return out.slice(0, 3);
+}
+
+/** Headings about how code is written: errors, performance, security, logging, naming, patterns, conventions. */
+const CODE_CONCERN_RE = /(?<![\p{L}\p{N}_])(?:error handling|errors?|exceptions?|performance|security|logging|naming|clean code|code quality|patterns?|best practices|conventions)(?![\p{L}\p{N}_])/iu;
+
+/** The programming languages that make up a tenth or more of the tree's files, most files first: their own globs (`**` + `/*.py`). */
+function repositoryLanguages(idx: FileIndex): string[] {
+  const langs: Array<{ globs: string[]; n: number }> = [];
+  for (const t of TOPICS) {
+    if (!t.language || COMMAND_FAMILIES.has(t.family)) continue;
+    const globs = t.globs.filter((g) => /^\*\*\/\*\.\w+$/.test(g) && idx.matches(g));
+    const n = globs.reduce((k, g) => k + idx.stat(g).count, 0);
+    if (n > 0 && n >= idx.files.length * 0.1) langs.push({ globs, n });
+  }
+  return [...new Set(langs.sort((a, b) => b.n - a.n).flatMap((l) => l.globs))];
 }
 
 const TEST_FILE_GLOBS = new Set([...Object.values(TEST_GLOBS).flat(), ...TEST_DIRS]);
