@@ -167,7 +167,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     operations: outputs.operations,
     problems: analysis.problems.map((p) => ({ code: p.code, severity: p.severity, message: p.message, path: p.path, lines: [...p.lines] })),
     overrides: storedOverrides(resolved),
-    ...(repo ? { leftover: leftoverOf(src, decisions, outputs.bytes.get(repo.path), (s) => scopeCandidates(textOf(s), index)) } : {}),
+    ...(repo ? { leftover: leftoverOf(src, decisions, outputs.bytes.get(repo.path), (s) => scopeCandidates(textOf(s), index, s.title)) } : {}),
   };
   const lossless = {
     outputs: outputs.lossless,

@@ -726,9 +726,10 @@ export interface Candidate {
 
 /**
  * Up to three candidate scopes for a section inference kept repository-wide: the existing paths
- * it names most (each alone), then the files of its language. For a person to decide, not applied.
+ * it names most (each alone), then the files of its language, or, when it has none and its
+ * `title` is about how code is written, the repository's languages. For a person to decide, not applied.
  */
-export function scopeCandidates(text: string | SectionText, idx: FileIndex): Candidate[] {
+export function scopeCandidates(text: string | SectionText, idx: FileIndex, title = ''): Candidate[] {
   const sc = typeof text === 'string' ? scan(text) : text.scan();
   const out: Candidate[] = [];
   const seen = new Set<string>();
@@ -746,7 +747,6 @@ export function scopeCandidates(text: string | SectionText, idx: FileIndex): Can
     // A heading about how code is written ("Error handling", "Naming conventions") with no language
     // of its own: the code the repository is written in. Offered, never applied: maintainers split
     // on whether such rules are for every request (docs/evaluation.md).
-    const title = /^\s{0,3}#{1,6}[ \t]+(.*)$/m.exec((typeof text === 'string' ? text : text.text).slice(0, 400))?.[1] ?? '';
     const langs = CODE_CONCERN_RE.test(title) && !CROSS_CUTTING_RE.test(title) ? repositoryLanguages(idx).filter((g) => !seen.has(g)) : [];
     if (langs.length) out.push({ applyTo: langs, evidence: [`the heading is about how code is written; the repository's languages`] });
   }
