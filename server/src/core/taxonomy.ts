@@ -264,7 +264,7 @@ export const TOPICS: readonly Topic[] = [
     globs: ['**/*.html', '**/*.htm'],
   },
   {
-    // Accessibility rules are for the files that render the interface: components, pages, markup.
+    // Accessibility rules are for the files that render the interface: the component files (JSX, TSX, Vue, Svelte).
     id: 'accessibility', name: 'Accessibility', family: 'ui', language: false,
     heading: words('accessibility', 'a11y', 'wcag'),
     primary: ['accessibility', 'a11y', 'wcag', 'screen reader', 'screen readers'], secondary: ['aria', 'aria-label', 'keyboard navigation', 'alt text'],
