@@ -56,6 +56,13 @@ describe('one file per topic', () => {
     expect(py[0]!.evidence.some((e) => /merged into \.github\/instructions\/python\.instructions\.md with/.test(e))).toBe(true);
   });
 
+  it('a file named after its heading leaves out the section number and the word "instructions"', () => {
+    const { plan } = planOf('# P\n\nBe brief.\n\n## 3. Makefile instructions\n\n- Keep `Makefile` targets phony.\n- Every `Makefile` target has a help line.\n', [...FILES, 'Makefile']);
+    const s = plan.sections.find((x) => x.title === '3. Makefile instructions')!;
+    expect(s.applyTo).toBe('Makefile');
+    expect(s.destination).toBe('.github/instructions/makefile.instructions.md');
+  });
+
   it('a file holding several headings gets a one-line description from them next to applyTo', () => {
     const { plan } = planOf(text);
     const fm = readFrontMatter(plan.operations.find((o) => o.path.endsWith('python.instructions.md'))!.content!);

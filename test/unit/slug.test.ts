@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SLUG_RE, isReservedSlug, slugify, uniqueSlug } from '../../server/src/core/slug.js';
+import { SLUG_RE, fileSlug, isReservedSlug, slugify, uniqueSlug } from '../../server/src/core/slug.js';
 import { INSTRUCTIONS_DIR, instructionPath } from '../../server/src/core/copilot-format.js';
 import { runs } from '../helpers/runs.js';
 
@@ -54,6 +54,43 @@ describe('slugify', () => {
         const p = instructionPath(s);
         expect(path.posix.normalize(p)).toBe(p);
         expect(path.posix.dirname(p)).toBe(INSTRUCTIONS_DIR);
+      }),
+      { numRuns: runs(2000) },
+    );
+  });
+});
+
+describe('fileSlug: a file named after what it holds', () => {
+  it.each([
+    ['Python', 'python'],
+    ['Copilot customization', 'copilot-customization'],
+    ['3. Backend Development (Proto Framework)', 'backend-development-proto-framework'],
+    ['2.1 Frontend', 'frontend'],
+    ['Infrastructure Layer Instructions', 'infrastructure-layer'],
+    ['GitHub Copilot Instructions for GitHub Actions', 'github-actions'],
+    ['Copilot instructions: pnpm & package.json', 'pnpm-package-json'],
+    ['Makefile instructions', 'makefile'],
+    ['DomainModeling.Abstractions Tributary.Abstractions', 'domainmodeling-abstractions-tributary'],
+    ['Instructions', 'instructions'],
+    ['2024', '2024'],
+    ['1. CON', '1-con'],
+    ['', 'section'],
+  ])('%j -> %j', (title, slug) => {
+    expect(fileSlug(title)).toBe(slug);
+  });
+
+  it('cuts at a word, never inside one', () => {
+    expect(fileSlug('alpha beta gamma delta', 16)).toBe('alpha-beta-gamma');
+    expect(fileSlug('x'.repeat(100))).toBe('x'.repeat(48));
+  });
+
+  it('always gives a safe, bounded file name (property)', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('1. CON', '2 instructions', 'GitHub Copilot Instructions for', '..')), fc.integer({ min: 8, max: 80 }), (title, max) => {
+        const s = fileSlug(title, max);
+        expect(s).toMatch(SLUG_RE);
+        expect(s.length).toBeLessThanOrEqual(max + '-section'.length);
+        expect(isReservedSlug(s)).toBe(false);
       }),
       { numRuns: runs(2000) },
     );

@@ -21,7 +21,7 @@ import { type NormOverride, invalid, resolveOverrides, storedOverrides } from '.
 import { FileIndex } from './file-index.js';
 import { SCAN_CAP } from './keywords.js';
 import { type Candidate, SectionText, inferScope, scopeCandidates, topicOf } from './scope.js';
-import { slugAllocator, slugify } from './slug.js';
+import { fileSlug, slugAllocator } from './slug.js';
 import { type ParentHeading, type Unit, splitSubsections } from './subsections.js';
 import { buildOutputs } from './plan-outputs.js';
 import { Utf8Slicer } from './utf8.js';
@@ -352,7 +352,7 @@ function assignDestinations(decisions: Decision[], snapshot: Snapshot, index: Fi
     let slug = byScope.get(key);
     if (slug === undefined) {
       const topic = topicOf(d.globs!);
-      const base = slugify(topic?.name ?? d.section.title);
+      const base = fileSlug(topic?.name ?? d.section.title);
       slug = explicit.has(base) ? base : allocate(base);
       byScope.set(key, slug);
     }

@@ -44,6 +44,25 @@ export function slugify(title: string, maxLen = 48): string {
 }
 
 /**
+ * The name of a file after what it holds (`topic` or heading): `slugify`, without what the name
+ * already says or what is no name: a leading section number ("3. Backend development"), a leading
+ * "GitHub Copilot instructions for", the word "instructions" (the file ends in `.instructions.md`),
+ * cut at a word. Falls back to `slugify(title)` when nothing else is left.
+ */
+export function fileSlug(title: string, maxLen = 48): string {
+  const all = slugify(title, maxLen * 4).replace(/^(?:\d+-)+/, '').replace(/^(?:github-)?copilot-instructions(?:-for)?(?=-)/, '');
+  const words = all.split('-').filter((w) => w && w !== 'instructions' && w !== 'instruction');
+  let slug = '';
+  for (const w of words) {
+    const next = slug ? `${slug}-${w}` : w;
+    if (next.length > maxLen) break;
+    slug = next;
+  }
+  if (!slug || /^\d+$/.test(slug) || isReservedSlug(slug)) return slugify(title, maxLen);
+  return slug;
+}
+
+/**
  * The first of `base`, `base-2`, `base-3`, … not in `taken`. Slugs are lower case, so put
  * lower-cased names in `taken` (macOS and Windows file systems compare names case-insensitively).
  * Pure: the caller adds the result to `taken`.
