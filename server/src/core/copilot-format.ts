@@ -164,14 +164,15 @@ export const DESCRIPTION_MAX = 160;
 
 /**
  * The one-line `description` of a created file, from the headings it holds (VS Code matches
- * instructions on it too): the distinct titles in source order without Markdown emphasis,
- * `; `-separated, as many as fit in DESCRIPTION_MAX, then "and N more".
+ * instructions on it too): the distinct titles in source order without Markdown emphasis
+ * or a leading section number, `; `-separated, as many as fit in DESCRIPTION_MAX, then "and N more".
  */
 export function describeHeadings(titles: readonly string[], fallback: string): string {
   const distinct: string[] = [];
   const seen = new Set<string>();
   for (const t of titles) {
-    const c = t.slice(0, 500).replace(/[*_`]{1,3}(?=\S)|(?<=\S)[*_`]{1,3}/g, '').replace(/\s+/g, ' ').trim();
+    // Emphasis marks and a section number ("2. ", "1.3 ", "4) ") are no part of what a heading says.
+    const c = t.slice(0, 500).replace(/[*_`]{1,3}(?=\S)|(?<=\S)[*_`]{1,3}/g, '').replace(/\s+/g, ' ').trim().replace(/^(?:\d+(?:\.\d+)+\.?|\d+[.)])\s+(?=\S)/, '');
     if (c && !seen.has(c)) (seen.add(c), distinct.push(c));
   }
   if (!distinct.length) return fallback;
