@@ -107,6 +107,9 @@ describe('describeHeadings', () => {
   it('is one bounded line of distinct titles without emphasis, then how many more', () => {
     expect(describeHeadings(['**CRITICAL: Tests**', 'Tests', 'Tests'], 'x')).toBe('CRITICAL: Tests; Tests');
     expect(describeHeadings([], 'fallback')).toBe('fallback');
+    expect(describeHeadings(['Copilot instructions for `.github/{actions,workflows}/**/*.{yml,yaml}` files', 'Python **/*.py files', 'snake_case names', '_Emphasis_ and __strong__', '``a`b``'], 'x')).toBe(
+      'Copilot instructions for .github/{actions,workflows}/**/*.{yml,yaml} files; Python **/*.py files; snake_case names; Emphasis and strong; a`b',
+    );
     expect(describeHeadings(['2. Frontend Guidelines', '1.3 Forms', '4) Routing', '2024 roadmap', '3.'], 'x')).toBe('Frontend Guidelines; Forms; Routing; 2024 roadmap; 3.');
     const many = Array.from({ length: 40 }, (_, i) => `Python rules ${i + 1}`);
     const d = describeHeadings(many, 'x');

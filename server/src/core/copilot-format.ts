@@ -163,16 +163,23 @@ function readExcludeAgent(body: string, doc: Document.Parsed | null, parsed: boo
 export const DESCRIPTION_MAX = 160;
 
 /**
+ * Markdown marks in a heading: a code span (its text kept as written: `src/**` + `/*.ts` is a glob),
+ * else `*`, `**`, `_`, `__` at the edge of a word (not inside `snake_case`, nor next to the `/`
+ * or `.` of a glob written without backticks).
+ */
+const EMPHASIS_RE = /(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)|(?<![/.*])\*{1,3}(?=[^\s/.*])|(?<=[^\s/.*])\*{1,3}(?![*/.])|(?<![\p{L}\p{N}])_{1,3}(?=\S)|(?<=\S)_{1,3}(?![\p{L}\p{N}])/gu;
+
+/**
  * The one-line `description` of a created file, from the headings it holds (VS Code matches
- * instructions on it too): the distinct titles in source order without Markdown emphasis
- * or a leading section number, `; `-separated, as many as fit in DESCRIPTION_MAX, then "and N more".
+ * instructions on it too): the distinct titles in source order without Markdown marks (code
+ * spans keep their text) or a leading section number, `; `-separated, as many as fit in DESCRIPTION_MAX, then "and N more".
  */
 export function describeHeadings(titles: readonly string[], fallback: string): string {
   const distinct: string[] = [];
   const seen = new Set<string>();
   for (const t of titles) {
     // Emphasis marks and a section number ("2. ", "1.3 ", "4) ") are no part of what a heading says.
-    const c = t.slice(0, 500).replace(/[*_`]{1,3}(?=\S)|(?<=\S)[*_`]{1,3}/g, '').replace(/\s+/g, ' ').trim().replace(/^(?:\d+(?:\.\d+)+\.?|\d+[.)])\s+(?=\S)/, '');
+    const c = t.slice(0, 500).replace(EMPHASIS_RE, (_, tick, code) => (tick ? code : '')).replace(/\s+/g, ' ').trim().replace(/^(?:\d+(?:\.\d+)+\.?|\d+[.)])\s+(?=\S)/, '');
     if (c && !seen.has(c)) (seen.add(c), distinct.push(c));
   }
   if (!distinct.length) return fallback;
