@@ -233,7 +233,8 @@ describe('scope patterns', () => {
     const dsc = ['resources/apt/src/main.rs', 'resources/ssh/src/lib.rs', 'schemas/resources/a.json', 'schemas/v3/resource/b.json', 'lib/dsc/src/x.rs'];
     expect(heading('Resource Code Review', lines.join('\n'), dsc).applyTo).toEqual(['resources/**']);
     expect(heading('Resource Code Review', lines.join('\n'), dsc.filter((f) => !f.startsWith('resources/'))).applyTo).toBeNull();
-    expect(heading('Plugin conventions', lines.join('\n'), files.filter((f) => !f.startsWith('plugins/'))).applyTo).toBeNull();
+    // Without a `plugins/` folder no folder is named; a heading about conventions is then for the code the repository is written in.
+    expect(heading('Plugin conventions', lines.join('\n'), files.filter((f) => !f.startsWith('plugins/'))).applyTo).toEqual(['**/*.py']);
     expect(heading('Widget standards', lines.join('\n'), files).applyTo).toBeNull();
     expect(heading('Command module', lines.join('\n'), files).applyTo).toBeNull();
   });
@@ -403,18 +404,38 @@ describe('leftover', () => {
     expect(plan.lossless.ok).toBe(true);
   });
 
-  it('6b. a large kept section about how code is written is offered the repository\'s languages, never given them', () => {
+  it('6b. a general heading about how code is written is for the code the repository is written in; security, naming and cross-cutting rules stay, offered as a candidate', () => {
     const rules = (what: string) => Array.from({ length: 30 }, (_, i) => `- ${what} rule ${i}: say what failed and what the caller can do about it.`).join('\n');
-    const text = `# Guide\n\n## Error handling\n\n${rules('Error')}\n\n## Commit messages\n\n${rules('Commit')}\n`;
+    const text = `# Guide\n\n## Error handling\n\n${rules('Error')}\n\n## Security\n\n${rules('Security')}\n\n## Naming conventions\n\n${rules('Naming')}\n\n## Commit conventions\n\n${rules('Commit')}\n`;
     const files = ['cmd/app/main.go', 'internal/store/db.go', 'internal/store/db_test.go', 'web/app.ts', 'README.md', 'docs/guide.md'];
     const plan = buildPlan({ snapshot: snapshot(text, files), analysis: analyze(snapshot(text, files)) });
-    // Kept repository-wide (a general heading) ...
-    expect(plan.sections.find((x) => x.title === 'Error handling')!.destination).toBe(REPO_WIDE_PATH);
-    // ... with the code the repository is written in as a candidate (Go: 3 of 7 files; TypeScript: 1 of 7, over a tenth too).
-    const errors = plan.leftover!.suggestions.find((x) => x.title === 'Error handling')!;
-    expect(errors.candidates).toContainEqual({ applyTo: '**/*.go,**/*.ts', evidence: ["the heading is about how code is written; the repository's languages"] });
-    // Rules for how people work together get no such candidate.
-    const commits = plan.leftover!.suggestions.find((x) => x.title === 'Commit messages')!;
+    // Go: 3 of 7 files; TypeScript: 1 of 7, over a tenth too.
+    const errors = plan.sections.find((x) => x.title === 'Error handling')!;
+    expect(errors.applyTo).toBe('**/*.go,**/*.ts');
+    expect(errors.evidence).toContain(`heading "Error handling" is about how code is written: the repository's languages`);
+    for (const t of ['Security', 'Naming conventions', 'Commit conventions']) expect(plan.sections.find((x) => x.title === t)!.destination).toBe(REPO_WIDE_PATH);
+    // Security is offered the code as a candidate, for the person to decide ...
+    const security = plan.leftover!.suggestions.find((x) => x.title === 'Security')!;
+    expect(security.candidates).toContainEqual({ applyTo: '**/*.go,**/*.ts', evidence: ["the heading is about how code is written; the repository's languages"] });
+    // ... rules for how people work together are not.
+    const commits = plan.leftover!.suggestions.find((x) => x.title === 'Commit conventions')!;
     expect(commits.candidates.some((c) => c.evidence.some((e) => e.includes('how code is written')))).toBe(false);
+  });
+
+  it('6c. error handling: its code examples\' language first; as a subsection it keeps its chapter\'s scope', () => {
+    const files = ['cmd/app/main.go', 'internal/store/db.go', 'scripts/gen.py', 'web/app.ts', 'README.md'];
+    const fenced = '## Error handling\n\n```python\nraise ValueError("x")\n```\n\n```python\nexcept KeyError:\n    pass\n```\n';
+    expect(heading('Error handling', fenced, files).applyTo).toEqual(['**/*.py']);
+    const long = (what: string) => Array.from({ length: 20 }, (_, i) => `- ${what} rule ${i}: keep it short and name what failed.`).join('\n');
+    const text = `# Guide\n\n## Web app\n\nEverything in \`web/\`.\n\n### React components\n\n${long('Component')}\n\n### Error handling\n\n${long('Error')}\n`;
+    const tree = [...files, 'web/App.tsx'];
+    const plan = buildPlan({ snapshot: snapshot(text, tree), analysis: analyze(snapshot(text, tree)) });
+    // The chapter is split (its React part has a scope of its own); its error handling stays with the web app's rules.
+    expect(plan.sections.find((x) => x.title === 'React components')!.applyTo).toBe('**/*.tsx');
+    const web = plan.sections.find((x) => x.title === 'Web app')!;
+    const part = plan.sections.find((x) => x.title === 'Error handling')!;
+    expect(web.applyTo).toContain('web/**');
+    expect(part.destination).toBe(web.destination);
+    expect(part.applyTo).toBe(web.applyTo);
   });
 });

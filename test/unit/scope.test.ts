@@ -107,8 +107,9 @@ describe('directory and glob signals', () => {
     expect(inferScope(h('Backend'), '- Keep handlers thin.', files).applyTo).toEqual(['backend/**']);
     expect(inferScope(h('Frontend and backend folders'), '- Keep handlers thin.', files).applyTo).toEqual(['frontend/**', 'backend/**']);
     expect(inferScope(h('Azure API'), '- Retry on 429.', files).applyTo).toEqual(['src/pkg/azure_api/**']);
-    // a heading with another word names a concept, not a folder
-    expect(inferScope(h('Backend performance tricks'), '- Keep handlers thin.', files).applyTo).toBeNull();
+    // a heading with another word names a concept, not a folder (a performance heading is for the code)
+    expect(inferScope(h('Backend performance tricks'), '- Keep handlers thin.', files).applyTo).not.toContain('backend/**');
+    expect(inferScope(h('Backend tricks'), '- Keep handlers thin.', files).applyTo).toBeNull();
     expect(inferScope(h('`crates/` rules'), '- No unsafe.', files).applyTo).toEqual(['crates/**']);
   });
 

@@ -241,6 +241,15 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   // `src/pkg/commands/`, `Common Library` and `Src/Company.Product.Common/`): that folder.
   const concept = conceptFolder(idx, title, head, body());
   if (concept) return finish(idx, concept.evidence, concept.globs, 'directory', 'heading-word');
+  // A general heading about how code is written ("Error handling", "Logging", "Code conventions"):
+  // the code its examples are in, else the languages the repository is written in. Maintainers who
+  // split their own files scope such rules to their code; security and cross-cutting rules stay.
+  if (general && CODE_RULES_RE.test(title) && !CROSS_CUTTING_RE.test(title) && !ALWAYS_ON_RE.test(title)) {
+    const fenced = fenceLanguage(body(), idx);
+    if (fenced) return fenced;
+    const langs = repositoryLanguages(idx);
+    if (langs.length) return finish(idx, [`${label} ${quote(title)} is about how code is written: the repository's languages`], langs, 'languages', 'languages');
+  }
   if (general) return repoWide([`no scope: general section (${label} ${quote(title)})`]);
 
   // 3. The language of the section's code fences: its examples say which files it is about.
@@ -753,8 +762,18 @@ export function scopeCandidates(text: string | SectionText, idx: FileIndex, titl
   return out.slice(0, 3);
 }
 
-/** Headings about how code is written: errors, performance, security, logging, naming, patterns, conventions. */
+/** Headings about how code is written: errors, performance, security, logging, naming, patterns, conventions (offered as a candidate scope). */
 const CODE_CONCERN_RE = /(?<![\p{L}\p{N}_])(?:error handling|errors?|exceptions?|performance|security|logging|naming|clean code|code quality|patterns?|best practices|conventions)(?![\p{L}\p{N}_])/iu;
+
+/**
+ * The part of CODE_CONCERN_RE inference applies: not security (secrets and credentials are in
+ * configuration too), naming (style, which stays everywhere), bare "errors" ("Common errors" is
+ * troubleshooting) or patterns ("Integration patterns" is design more than code); docs/evaluation.md
+ * has the figures.
+ */
+const CODE_RULES_RE = /(?<![\p{L}\p{N}_])(?:error handling|exceptions?|performance|logging|clean code|code quality|best practices|conventions)(?![\p{L}\p{N}_])/iu;
+/** Rules that hold for every file whatever else the heading says ("Security best practices"). */
+const ALWAYS_ON_RE = /(?<![\p{L}\p{N}_])(?:security|secrets?|credentials?|naming)(?![\p{L}\p{N}_])/iu;
 
 /** The programming languages that make up a tenth or more of the tree's files, most files first: their own globs (`**` + `/*.py`). */
 function repositoryLanguages(idx: FileIndex): string[] {

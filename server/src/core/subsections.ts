@@ -54,6 +54,8 @@ const NOT_OWN: Partial<Record<NonNullable<ScopeResult['basis']>, string>> = {
   'heading-word': 'a folder its heading names by a word alone',
   // Keywords of a few paragraphs are what a chapter's rules talk about, not which files they are for.
   keywords: 'body keywords alone',
+  // "Error handling" under a chapter is that chapter's error handling, not the whole repository's code.
+  languages: "the repository's languages",
 };
 
 /** The scope a part takes out of its chapter: one its own heading (a topic, a path, a file, a folder its body writes too) or its code gives. */

@@ -139,7 +139,7 @@ export interface Analysis {
  * word alone, paths the body names, the code fences, or body keywords. subsections.ts lets only
  * some of them take a part out of its chapter.
  */
-export type ScopeBasis = 'topic' | 'heading' | 'heading-word' | 'body-paths' | 'fences' | 'keywords';
+export type ScopeBasis = 'topic' | 'heading' | 'heading-word' | 'body-paths' | 'fences' | 'keywords' | 'languages';
 
 export interface ScopeResult {
   /** Globs for applyTo, or null when no confident scope (the section stays repository-wide). */
