@@ -136,8 +136,8 @@ export interface Analysis {
 /**
  * What decided a scope: a topic the heading names (taxonomy.ts), a path, root file or folder the
  * heading names (a folder by a word the body also writes as a path), a folder named by a heading
- * word alone, paths the body names, the code fences, or body keywords. subsections.ts lets only
- * some of them take a part out of its chapter.
+ * word alone, paths the body names, the code fences, body keywords, or the repository's languages
+ * (a heading about how code is written). subsections.ts lets only some of them take a part out of its chapter.
  */
 export type ScopeBasis = 'topic' | 'heading' | 'heading-word' | 'body-paths' | 'fences' | 'keywords' | 'languages';
 
