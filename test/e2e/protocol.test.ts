@@ -45,6 +45,12 @@ class Raw {
   send(raw: string): void {
     this.child.stdin.write(raw.endsWith('\n') ? raw : `${raw}\n`);
   }
+  /** Asserts stderr matches `re`, waiting for it first (stdout and stderr are two pipes: a line on one may come before the other's). */
+  async expectStderr(re: RegExp, ms = 15_000): Promise<void> {
+    const deadline = Date.now() + ms;
+    while (!re.test(this.stderr) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(this.stderr).toMatch(re);
+  }
   async waitFor(pred: (m: Msg) => boolean, what: string, ms = 15_000): Promise<Msg> {
     const deadline = Date.now() + ms;
     for (;;) {
@@ -115,7 +121,7 @@ describe('JSON-RPC over stdio (raw client)', () => {
     expect(r.lines).toEqual([]);
     await initialize(r);
     expect(r.messages[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'copilot-onboarding' } } });
-    expect(r.stderr).toMatch(/serving on stdio/);
+    await r.expectStderr(/serving on stdio/);
   });
 
   it('malformed JSON gets -32700 with id null and a stderr line; the session goes on', async () => {
@@ -124,7 +130,7 @@ describe('JSON-RPC over stdio (raw client)', () => {
     r.send('{"jsonrpc":"2.0","id":5,"method":"ping"');
     const err = await r.waitFor((m) => m.error?.code === -32700, 'a parse error');
     expect(err.id).toBeNull();
-    expect(r.stderr).toMatch(/refused a JSON-RPC message: Parse error/);
+    await r.expectStderr(/refused a JSON-RPC message: Parse error/);
     r.send(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'ping' }));
     expect(await r.waitFor((m) => m.id === 6, 'the ping answer')).toMatchObject({ result: {} });
   });
@@ -137,7 +143,7 @@ describe('JSON-RPC over stdio (raw client)', () => {
     expect(err.error?.code).toBe(-32600);
     r.send('{"jsonrpc":"1.0","id":9,"method":"ping"}');
     expect((await r.waitFor((m) => m.id === 9, 'the answer to id 9')).error?.code).toBe(-32600);
-    expect(r.stderr).toMatch(/refused a JSON-RPC message: Invalid Request.*"id":8/);
+    await r.expectStderr(/refused a JSON-RPC message: Invalid Request.*"id":8/);
   });
 
   it('a batch gets an error answer (MCP has no batches) and none of its requests is executed', async () => {
@@ -150,7 +156,7 @@ describe('JSON-RPC over stdio (raw client)', () => {
     r.send(JSON.stringify({ jsonrpc: '2.0', id: 12, method: 'ping' }));
     await r.waitFor((m) => m.id === 12, 'the ping answer');
     expect(r.messages.some((m) => m.id === 10 || m.id === 11)).toBe(false);
-    expect(r.stderr).toMatch(/batches are not supported/);
+    await r.expectStderr(/batches are not supported/);
   });
 
   it('requests other than initialize and ping before initialize are refused, not executed', async () => {
@@ -185,7 +191,7 @@ describe('JSON-RPC over stdio (raw client)', () => {
     expect(await r.waitFor((m) => m.id === 21, 'the ping after it')).toMatchObject({ result: {} });
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(r.messages.filter((m) => m.id === 20), 'never executed: its one answer is the error').toEqual([err]);
-    expect(r.stderr).toMatch(/longer than the limit of 65536 bytes/);
+    await r.expectStderr(/longer than the limit of 65536 bytes/);
   });
 
   it('an oversized request whose id comes last is answered with that id; one without an id gets id null', async () => {
@@ -229,7 +235,7 @@ describe('JSON-RPC over stdio (raw client)', () => {
     await r.waitFor((m) => m.method === 'ping', "the server's ping");
     expect(r.messages[0]).toMatchObject({ id: 1, result: { serverInfo: { name: 'copilot-onboarding' } } });
     expect(r.messages.filter((m) => m.method === 'ping')).toHaveLength(1);
-    expect(r.stderr).toMatch(/dropped notifications\/initialized sent before initialize/);
+    await r.expectStderr(/dropped notifications\/initialized sent before initialize/);
   });
 
   it('an oversized form answer fails its form at once: the gate refuses and traces the outcome error', async () => {
@@ -248,7 +254,7 @@ describe('JSON-RPC over stdio (raw client)', () => {
     const dir = path.join(root, '.copilot-state', 'elicitation-traces');
     const traces = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.startsWith('.')).map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as { action: string; outcome: string; error: string | null });
     expect(traces).toEqual([expect.objectContaining({ action: 'approve', outcome: 'error', error: expect.stringMatching(/longer than the limit/) })]);
-    expect(r.stderr).toMatch(/refused an oversized JSON-RPC response/);
+    await r.expectStderr(/refused an oversized JSON-RPC response/);
   });
 
   it('a client that disconnects (stdin ends) while a form is open leaves a trace: cancelled, disconnect; nothing changed', async () => {
