@@ -244,7 +244,8 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   // A general heading about how code is written ("Error handling", "Logging", "Code conventions"):
   // the code its examples are in, else the languages the repository is written in. Maintainers who
   // split their own files scope such rules to their code; security and cross-cutting rules stay.
-  if (general && CODE_RULES_RE.test(title) && !CROSS_CUTTING_RE.test(title) && !ALWAYS_ON_RE.test(title)) {
+  // Not when the heading names a topic the text did not bear out ("CI/CD best practices" without workflow YAML).
+  if (general && !heading.hits.length && !heading.needsBody.length && CODE_RULES_RE.test(title) && !CROSS_CUTTING_RE.test(title) && !ALWAYS_ON_RE.test(title)) {
     const fenced = fenceLanguage(body(), idx);
     if (fenced) return fenced;
     const langs = repositoryLanguages(idx);
