@@ -406,7 +406,7 @@ describe('leftover', () => {
 
   it('6b. a general heading about how code is written is for the code the repository is written in; security, naming and cross-cutting rules stay, offered as a candidate', () => {
     const rules = (what: string) => Array.from({ length: 30 }, (_, i) => `- ${what} rule ${i}: say what failed and what the caller can do about it.`).join('\n');
-    const text = `# Guide\n\n## Error handling\n\n${rules('Error')}\n\n## Coding guidelines\n\n${rules('Code')}\n\n## Security\n\n${rules('Security')}\n\n## Naming conventions\n\n${rules('Naming')}\n\n## Commit conventions\n\n${rules('Commit')}\n\n## CI/CD best practices\n\n${rules('Pipeline')}\n`;
+    const text = `# Guide\n\n## Error handling\n\n${rules('Error')}\n\n## Coding guidelines\n\n${rules('Code')}\n\n## Security\n\n${rules('Security')}\n\n## Naming conventions\n\n${rules('Naming')}\n\n## Commit conventions\n\n${rules('Commit')}\n\n## CI/CD best practices\n\n${rules('Pipeline')}\n\n## Workflow rules (zero exceptions)\n\n${rules('Workflow')}\n`;
     const files = ['cmd/app/main.go', 'internal/store/db.go', 'internal/store/db_test.go', 'web/app.ts', 'README.md', 'docs/guide.md'];
     const plan = buildPlan({ snapshot: snapshot(text, files), analysis: analyze(snapshot(text, files)) });
     // Go: 3 of 7 files; TypeScript: 1 of 7, over a tenth too.
@@ -415,7 +415,8 @@ describe('leftover', () => {
     expect(errors.evidence).toContain(`heading "Error handling" is about how code is written: the repository's languages`);
     expect(plan.sections.find((x) => x.title === 'Coding guidelines')!.destination).toBe(errors.destination);
     // A heading naming another topic (CI) whose text does not bear it out is no rule for the code either.
-    for (const t of ['Security', 'Naming conventions', 'Commit conventions', 'CI/CD best practices']) expect(plan.sections.find((x) => x.title === t)!.destination).toBe(REPO_WIDE_PATH);
+    // Nor is "zero exceptions" about exceptions.
+    for (const t of ['Security', 'Naming conventions', 'Commit conventions', 'CI/CD best practices', 'Workflow rules (zero exceptions)']) expect(plan.sections.find((x) => x.title === t)!.destination).toBe(REPO_WIDE_PATH);
     // Security is offered the code as a candidate, for the person to decide ...
     const security = plan.leftover!.suggestions.find((x) => x.title === 'Security')!;
     expect(security.candidates).toContainEqual({ applyTo: '**/*.go,**/*.ts', evidence: ["the heading is about how code is written; the repository's languages"] });

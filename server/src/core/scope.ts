@@ -770,10 +770,11 @@ const CODE_CONCERN_RE = /(?<![\p{L}\p{N}_])(?:error handling|errors?|exceptions?
  * Headings about how code is written that inference scopes to the code: coding standards and
  * guidelines, error handling, performance, logging, code quality, conventions. Not security
  * (secrets and credentials are in configuration too), naming (style, which stays everywhere), bare
- * "errors" ("Common errors" is troubleshooting) or patterns ("Integration patterns" is design more
- * than code): CODE_CONCERN_RE offers those as a candidate. docs/evaluation.md has the figures.
+ * "errors" ("Common errors" is troubleshooting), "exceptions" ("zero exceptions") or patterns
+ * ("Integration patterns" is design more than code): CODE_CONCERN_RE offers those as a candidate.
+ * docs/evaluation.md has the figures.
  */
-const CODE_RULES_RE = /(?<![\p{L}\p{N}_])(?:coding (?:standards|guidelines|rules|practices)|code (?:standards|guidelines|rules)|error handling|exceptions?|performance|logging|clean code|code quality|best practices|conventions)(?![\p{L}\p{N}_])/iu;
+const CODE_RULES_RE = /(?<![\p{L}\p{N}_])(?:coding (?:standards|guidelines|rules|practices)|code (?:standards|guidelines|rules)|error handling|exception handling|performance|logging|clean code|code quality|best practices|conventions)(?![\p{L}\p{N}_])/iu;
 /** Rules that hold for every file whatever else the heading says ("Security best practices"). */
 const ALWAYS_ON_RE = /(?<![\p{L}\p{N}_])(?:security|secrets?|credentials?|naming)(?![\p{L}\p{N}_])/iu;
 
