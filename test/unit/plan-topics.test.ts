@@ -94,6 +94,10 @@ describe('topicName', () => {
     expect(topicName(['**/*.py'])).toBe('Python');
     expect(topicName(['**/*.tsx'])).toBe('React');
     expect(topicName(['**/*.ts', '**/*.tsx'])).toBe('TypeScript');
+    // Angular is TypeScript with HTML templates: it names only a scope holding both.
+    expect(topicName(['**/*.ts'])).toBe('TypeScript');
+    expect(topicName(['**/*.html'])).toBe('HTML');
+    expect(topicName(['**/*.ts', '**/*.html'])).toBe('Angular');
     expect(topicName(['**/*.test.ts', '**/test_*.py'])).toBe('Testing');
     expect(topicName(['.github/workflows/**'])).toBe('CI');
     expect(topicName(['src/api/**'])).toBe('api');

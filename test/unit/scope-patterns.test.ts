@@ -429,6 +429,8 @@ describe('leftover', () => {
     const files = ['cmd/app/main.go', 'internal/store/db.go', 'scripts/gen.py', 'web/app.ts', 'README.md'];
     const fenced = '## Error handling\n\n```python\nraise ValueError("x")\n```\n\n```python\nexcept KeyError:\n    pass\n```\n';
     expect(heading('Error handling', fenced, files).applyTo).toEqual(['**/*.py']);
+    // HTML pages do not make a repository an Angular one: the code rules are for its TypeScript.
+    expect(heading('Error handling', '- Say what failed.\n', ['src/a.ts', 'src/b.ts', 'site/index.html', 'site/about.html', 'README.md']).applyTo).toEqual(['**/*.ts']);
     const long = (what: string) => Array.from({ length: 20 }, (_, i) => `- ${what} rule ${i}: keep it short and name what failed.`).join('\n');
     const text = `# Guide\n\n## Web app\n\nEverything in \`web/\`.\n\n### React components\n\n${long('Component')}\n\n### Error handling\n\n${long('Error')}\n`;
     const tree = [...files, 'web/App.tsx'];

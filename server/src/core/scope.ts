@@ -778,11 +778,23 @@ const CODE_RULES_RE = /(?<![\p{L}\p{N}_])(?:coding (?:standards|guidelines|rules
 /** Rules that hold for every file whatever else the heading says ("Security best practices"). */
 const ALWAYS_ON_RE = /(?<![\p{L}\p{N}_])(?:security|secrets?|credentials?|naming)(?![\p{L}\p{N}_])/iu;
 
-/** The programming languages that make up a tenth or more of the tree's files, most files first: their own globs (`**` + `/*.py`). */
+/**
+ * Per topic, the globs of a language topic that no other language has and a topic of another kind
+ * does: the markup a framework is known by (Angular's `**` + `/*.html`, which is HTML's too). Empty for most.
+ */
+const BORROWED_MARKUP = new Map<Topic, string[]>(
+  TOPICS.map((t) => [t, t.language ? t.globs.filter((g) => !TOPICS.some((u) => u !== t && u.language && u.globs.includes(g)) && TOPICS.some((u) => !u.language && u.globs.includes(g))) : []]),
+);
+
+/**
+ * The programming languages that make up a tenth or more of the tree's files, most files first:
+ * their own globs (`**` + `/*.py`). Not a framework known by borrowed markup: HTML files do not
+ * show a repository is written with Angular.
+ */
 function repositoryLanguages(idx: FileIndex): string[] {
   const langs: Array<{ globs: string[]; n: number }> = [];
   for (const t of TOPICS) {
-    if (!t.language || COMMAND_FAMILIES.has(t.family)) continue;
+    if (!t.language || COMMAND_FAMILIES.has(t.family) || BORROWED_MARKUP.get(t)!.length) continue;
     const globs = t.globs.filter((g) => /^\*\*\/\*\.\w+$/.test(g) && idx.matches(g));
     const n = globs.reduce((k, g) => k + idx.stat(g).count, 0);
     if (n > 0 && n >= idx.files.length * 0.1) langs.push({ globs, n });
@@ -813,7 +825,12 @@ export function topicOf(globs: readonly string[]): { name: string; kind: 'topic'
   let best: Topic | null = null;
   const named = globs.map((g) => (WORKFLOW_FILES.includes(g) ? WORKFLOWS : g));
   for (const t of TOPICS) {
-    if (t.globs.length && named.every((g) => t.globs.includes(g)) && (!best || t.globs.length < best.globs.length)) best = t;
+    if (!t.globs.length || !named.every((g) => t.globs.includes(g)) || (best && t.globs.length >= best.globs.length)) continue;
+    // A framework known by markup it shares with a plain topic (Angular: TypeScript and HTML) names
+    // only globs that hold both its code and its markup: `**` + `/*.ts` alone is TypeScript, `**` + `/*.html` alone HTML.
+    const markup = BORROWED_MARKUP.get(t)!;
+    if (markup.length && !(named.some((g) => markup.includes(g)) && named.some((g) => !markup.includes(g)))) continue;
+    best = t;
   }
   if (best) return { name: best.name, kind: 'topic' };
   if (dirs.length <= 2 && dirs.every((d) => d !== undefined)) return { name: [...new Set(dirs.map((d) => d!.slice(d!.lastIndexOf('/') + 1)))].join(' '), kind: 'folder' };
