@@ -754,9 +754,9 @@ export function scopeCandidates(text: string | SectionText, idx: FileIndex, titl
     const globs = topic.globs.filter((g) => idx.matches(g) && !seen.has(g));
     if (globs.length) out.push({ applyTo: globs, evidence: [`the section's language is ${lang}`] });
   } else {
-    // A heading about how code is written ("Error handling", "Naming conventions") with no language
-    // of its own: the code the repository is written in. Offered, never applied: maintainers split
-    // on whether such rules are for every request (docs/evaluation.md).
+    // A heading about how code is written that inference keeps everywhere ("Security", "Naming
+    // conventions", "Key patterns") with no language of its own: the code the repository is written
+    // in, offered for the person to decide (inference applies it only to CODE_RULES_RE headings).
     const langs = CODE_CONCERN_RE.test(title) && !CROSS_CUTTING_RE.test(title) ? repositoryLanguages(idx).filter((g) => !seen.has(g)) : [];
     if (langs.length) out.push({ applyTo: langs, evidence: [`the heading is about how code is written; the repository's languages`] });
   }
