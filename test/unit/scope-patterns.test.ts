@@ -174,6 +174,18 @@ describe('scope patterns', () => {
     expect(templates.evidence.join('\n')).toContain('file web/templates/base.html exists, in web/templates/');
   });
 
+  it('4p. a folder named once, on under a tenth of a section\'s lines, is in passing even under a specific heading', () => {
+    const files = ['demo/main.ts', 'demo/index.html', 'src/client.ts', 'src/api.ts'];
+    const rules = ['- Clear the cache when builds look stale.', '- Restart the dev server after changing env files.', '- Check the browser console first.', '- Pin the Node version.', '- Run the linter before pushing.', '- Delete lock files only as a last resort.', '- Ask in the team channel.', '- Keep notes of what you tried.', '- Reproduce in a clean clone.', '- Update the browser.', '- Clear site data.'];
+    const passing = heading('Troubleshooting', ['- If the page is blank, open `demo/` and reload.', ...rules].join('\n'), files);
+    expect(passing.applyTo).toBeNull();
+    // Named twice, or on a tenth of its lines, the folder is what the section is about.
+    const twice = heading('Troubleshooting', ['- If the page is blank, open `demo/` and reload.', '- `demo/` loads the built bundle.', ...rules].join('\n'), files);
+    expect(twice.applyTo).toEqual(['demo/**']);
+    const short = heading('Troubleshooting', ['- If the page is blank, open `demo/` and reload.', ...rules.slice(0, 3)].join('\n'), files);
+    expect(short.applyTo).toEqual(['demo/**']);
+  });
+
   it('4b. a folder the heading names and the body writes as a path is the scope, whatever generic words the heading has', () => {
     const files = ['analyzer/go.mod', 'analyzer/scan.go', 'transx/go.mod', 'transx/copy.go', 'pkg/core/common/util.go', 'docs/rules/severity.md', '.github/agents/review.agent.md', 'main.go'];
     const lines = ['- Keep functions small.', '- Log with the shared logger.', '- Return wrapped errors.', '- Prefer table tests.', '- Avoid globals.'];

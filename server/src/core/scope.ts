@@ -228,12 +228,13 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   if (bodyPaths.globs.length) {
     // Generic words never veto path evidence, but they ask for more of it: under a heading about
     // how to work (build, commits, review) the paths must carry the section; under "rules",
-    // "guidelines" or "patterns" they must be named twice on a tenth of its lines, or carry it. Named once in passing
-    // under such a heading, a folder is not what the section is about.
+    // "guidelines" or "patterns" they must be named twice on a tenth of its lines, or carry it.
+    // Under any other heading they must be named twice or on a tenth of its lines: a folder named
+    // once in a long section ("Troubleshooting" ... "open `demo/`") is not what it is about.
     const howToWork = CROSS_CUTTING_RE.test(title) || GENERAL_CORE_RE.test(title);
-    const share = general ? lineShare(text, bodyPaths.raws) : 1;
-    if (share >= MIN_PATH_SHARE || (!howToWork && bodyPaths.repeated && share >= MIN_REPEATED_PATH_SHARE)) {
-      if (general) bodyPaths.evidence.push(`${Math.round(share * 100)} % of its lines name these paths`);
+    const share = lineShare(text, bodyPaths.raws);
+    if (general ? share >= MIN_PATH_SHARE || (!howToWork && bodyPaths.repeated && share >= MIN_REPEATED_PATH_SHARE) : bodyPaths.repeated || share >= MIN_REPEATED_PATH_SHARE) {
+      if (general || !bodyPaths.repeated) bodyPaths.evidence.push(`${Math.round(share * 100)} % of its lines name these paths`);
       return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths', 'body-paths');
     }
   }
@@ -300,7 +301,10 @@ const MIN_REPEATED_PATH_SHARE = 0.1;
 
 /** Share of the non-blank lines of `text` (its heading left out) that name one of `raws`. */
 function lineShare(text: string, raws: readonly string[]): number {
-  const lines = text.split(/\r\n|\r|\n/).slice(1).filter((l) => l.trim() && !/^\s*(?:```|~~~)/.test(l));
+  const all = text.split(/\r\n|\r|\n/);
+  // The heading (an ATX line, or a setext title and its underline) is not one of the section's lines.
+  const skip = /^\s{0,3}#/.test(all[0] ?? '') ? 1 : /^\s{0,3}(?:=+|-+)\s*$/.test(all[1] ?? '') && (all[0] ?? '').trim() ? 2 : 0;
+  const lines = all.slice(skip).filter((l) => l.trim() && !/^\s*(?:```|~~~)/.test(l));
   if (!lines.length) return 0;
   return lines.filter((l) => raws.some((r) => l.includes(r))).length / lines.length;
 }
