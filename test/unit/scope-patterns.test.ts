@@ -435,6 +435,9 @@ describe('leftover', () => {
     // ... rules for how people work together are not.
     const commits = plan.leftover!.suggestions.find((x) => x.title === 'Commit conventions')!;
     expect(commits.candidates.some((c) => c.evidence.some((e) => e.includes('how code is written')))).toBe(false);
+    // Nor is a heading that names a topic its text did not bear out ("CI/CD best practices" without workflow YAML).
+    const ci = plan.leftover!.suggestions.find((x) => x.title === 'CI/CD best practices')!;
+    expect(ci.candidates.some((c) => c.evidence.some((e) => e.includes('how code is written')))).toBe(false);
   });
 
   it('6c. error handling: its code examples\' language first; as a subsection it keeps its chapter\'s scope', () => {

@@ -761,7 +761,10 @@ export function scopeCandidates(text: string | SectionText, idx: FileIndex, titl
     // A heading about how code is written that inference keeps everywhere ("Security", "Naming
     // conventions", "Key patterns") with no language of its own: the code the repository is written
     // in, offered for the person to decide (inference applies it only to CODE_RULES_RE headings).
-    const langs = CODE_CONCERN_RE.test(title) && !CROSS_CUTTING_RE.test(title) ? repositoryLanguages(idx).filter((g) => !seen.has(g)) : [];
+    // Not when the heading names another topic ("CI/CD best practices"): kept everywhere because its
+    // text did not bear that topic out, it is no rule for the code either.
+    const named = title ? headingWork(title) : null;
+    const langs = CODE_CONCERN_RE.test(title) && !CROSS_CUTTING_RE.test(title) && !named?.hits.length && !named?.needsBody.length ? repositoryLanguages(idx).filter((g) => !seen.has(g)) : [];
     if (langs.length) out.push({ applyTo: langs, evidence: [`the heading is about how code is written; the repository's languages`] });
   }
   return out.slice(0, 3);
