@@ -214,6 +214,15 @@ describe('keyword signals', () => {
     expect(inferScope(h('Developer workflows'), '- Python Django ruff mypy pytest.', files).applyTo).toBeNull();
   });
 
+  it('installing or running a language\'s tools stays repository-wide, though the heading names the language', () => {
+    const venv = '```python\nimport sys\n```\n\n```python\nprint(sys.prefix)\n```\n\n- Create `.venv` with Python 3.12 before running anything.\n';
+    expect(inferScope(h('Python'), venv, files).applyTo).toEqual(['**/*.py']);
+    const env = inferScope(h('Python virtual environment'), venv, files);
+    expect(env.applyTo).toBeNull();
+    expect(env.evidence.join('\n')).toContain('about setting up or running the tools');
+    expect(inferScope(h('Running tests'), '- `npm test` runs vitest.', files).applyTo).toBeNull();
+  });
+
   it('generic words in the body are no evidence on their own', () => {
     expect(inferScope(h('Environment variables'), 'Tests read env vars; tests and testing and e2e tests need them; mocks too.', files).applyTo).toBeNull();
   });

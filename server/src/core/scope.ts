@@ -22,7 +22,7 @@
  */
 import type { ScopeBasis, ScopeResult } from './types.js';
 import { type FileIndex, depth, normName } from './file-index.js';
-import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, GENERAL_SUFFIX_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
+import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, GENERAL_SUFFIX_RE, HOW_TO_RUN_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
 import { scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
 
 /** Words of a heading that say whose rules, not what they are about. */
@@ -187,6 +187,10 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   }
   // "Project" and "repository" only say whose rules ("Project documentation guidelines"): no veto.
   // "<topic> code review" names what is reviewed, as "<topic> rules" names what the rules are for.
+  // Setting up or running a topic's tools is how to work even when the heading names the topic strongly.
+  if (hits.length && section.kind !== 'topic' && HOW_TO_RUN_RE.test(title)) {
+    return repoWide([`no scope: the ${label} ${quote(title)} is about setting up or running the tools, needed wherever one works`]);
+  }
   if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title.replace(REVIEW_OF_RE, '').replace(QUALIFIER_RE, ' '))) {
     return repoWide([`no scope: the ${label} ${quote(title)} is about how to work more than about files`]);
   }

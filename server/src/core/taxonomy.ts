@@ -426,6 +426,12 @@ export const GENERAL_SUFFIX_RE = words(
   'rules', 'guidelines', 'conventions', 'best practices', 'standards', 'coding standards', 'checklist', 'notes?', 'instructions', 'tips',
   'patterns?', 'recommendations', 'important', 'critical', 'must', 'always', 'never', 'do not', "don'?t",
 );
+/**
+ * Installing or running the tools ("Python virtual environment", "Shell environment", "Rust
+ * toolchain", "Running tests"): needed wherever one works, even when the heading names one
+ * language or topic, so such a heading stays repository-wide.
+ */
+export const HOW_TO_RUN_RE = words('environment', 'getting started', 'commands', 'running', 'local development', 'installation', 'install', 'toolchain');
 /** Rules for how people work together, whatever the file: they stay repository-wide. */
 export const CROSS_CUTTING_RE = words(
   'commits?', 'commit messages?', 'pull requests?', 'prs?', 'code reviews?', 'reviews?', 'reviewing', 'reviewers?', 'communication', 'tone',
