@@ -174,7 +174,7 @@ describe('scope patterns', () => {
     expect(templates.evidence.join('\n')).toContain('file web/templates/base.html exists, in web/templates/');
   });
 
-  it('4p. a folder named once, on under a tenth of a section\'s lines, is in passing even under a specific heading', () => {
+  it('4p. a folder named once, on under a tenth of a section\'s lines, is in passing even under a specific heading; a glob written out is not', () => {
     const files = ['demo/main.ts', 'demo/index.html', 'src/client.ts', 'src/api.ts'];
     const rules = ['- Clear the cache when builds look stale.', '- Restart the dev server after changing env files.', '- Check the browser console first.', '- Pin the Node version.', '- Run the linter before pushing.', '- Delete lock files only as a last resort.', '- Ask in the team channel.', '- Keep notes of what you tried.', '- Reproduce in a clean clone.', '- Update the browser.', '- Clear site data.'];
     const passing = heading('Troubleshooting', ['- If the page is blank, open `demo/` and reload.', ...rules].join('\n'), files);
@@ -184,6 +184,9 @@ describe('scope patterns', () => {
     expect(twice.applyTo).toEqual(['demo/**']);
     const short = heading('Troubleshooting', ['- If the page is blank, open `demo/` and reload.', ...rules.slice(0, 3)].join('\n'), files);
     expect(short.applyTo).toEqual(['demo/**']);
+    // A glob written out says which files the section is for, however long its examples.
+    const format = heading('Demo pages', ['Format of `demo/*.html`:', '', '```html', ...rules.map((r) => `<p>${r}</p>`), '```'].join('\n'), files);
+    expect(format.applyTo).toEqual(['demo/*.html']);
   });
 
   it('4b. a folder the heading names and the body writes as a path is the scope, whatever generic words the heading has', () => {

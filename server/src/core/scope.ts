@@ -233,12 +233,13 @@ export function inferScope(section: { title: string; kind: string }, input: stri
     // Generic words never veto path evidence, but they ask for more of it: under a heading about
     // how to work (build, commits, review) the paths must carry the section; under "rules",
     // "guidelines" or "patterns" they must be named twice on a tenth of its lines, or carry it.
-    // Under any other heading they must be named twice or on a tenth of its lines: a folder named
-    // once in a long section ("Troubleshooting" ... "open `demo/`") is not what it is about.
+    // Under any other heading they must be named twice or on a tenth of its lines, or written as a
+    // glob (`terminal/.config/alias/*.alias`, which says which files the section is for): a folder
+    // named once in a long section ("Troubleshooting" ... "open `demo/`") is not what it is about.
     const howToWork = CROSS_CUTTING_RE.test(title) || GENERAL_CORE_RE.test(title);
     const share = lineShare(text, bodyPaths.raws);
-    if (general ? share >= MIN_PATH_SHARE || (!howToWork && bodyPaths.repeated && share >= MIN_REPEATED_PATH_SHARE) : bodyPaths.repeated || share >= MIN_REPEATED_PATH_SHARE) {
-      if (general || !bodyPaths.repeated) bodyPaths.evidence.push(`${Math.round(share * 100)} % of its lines name these paths`);
+    if (general ? share >= MIN_PATH_SHARE || (!howToWork && bodyPaths.repeated && share >= MIN_REPEATED_PATH_SHARE) : bodyPaths.repeated || bodyPaths.glob || share >= MIN_REPEATED_PATH_SHARE) {
+      if (general || !(bodyPaths.repeated || bodyPaths.glob)) bodyPaths.evidence.push(`${Math.round(share * 100)} % of its lines name these paths`);
       return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths', 'body-paths');
     }
   }
@@ -319,8 +320,8 @@ function lineShare(text: string, raws: readonly string[]): number {
  * file name (`plugin_api.py`) counts only when named twice and unique in the workspace, and
  * stands for the folder it sits in (a root file for itself).
  */
-function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string): Kept & { overview: boolean; raws: string[]; repeated: boolean } {
-  const found: Array<{ glob: string; raw: string; count: number; line: string }> = [];
+function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string): Kept & { overview: boolean; raws: string[]; repeated: boolean; glob: boolean } {
+  const found: Array<{ glob: string; raw: string; count: number; line: string; written: boolean }> = [];
   for (const m of mentions) {
     let glob: string | null = null;
     let line = '';
@@ -346,7 +347,7 @@ function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string)
     }
     const had = found.find((x) => x.glob === glob);
     if (had) had.count += m.count;
-    else found.push({ glob, raw: m.raw, count: m.count, line });
+    else found.push({ glob, raw: m.raw, count: m.count, line, written: m.kind === 'glob' });
   }
   const top = Math.max(0, ...found.map((x) => x.count));
   const main = top >= 2 ? found.filter((x) => x.count >= 2) : found;
@@ -357,6 +358,7 @@ function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string)
     raws: main.map((x) => x.raw),
     overview: main.length > 4 || new Set(main.map((x) => x.glob.split('/')[0])).size >= 3,
     repeated: top >= 2,
+    glob: main.some((x) => x.written),
   };
 }
 
