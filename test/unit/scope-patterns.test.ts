@@ -449,6 +449,9 @@ describe('leftover', () => {
     expect(heading('Error handling', fenced, files).applyTo).toEqual(['**/*.py']);
     // HTML pages do not make a repository an Angular one: the code rules are for its TypeScript.
     expect(heading('Error handling', '- Say what failed.\n', ['src/a.ts', 'src/b.ts', 'site/index.html', 'site/about.html', 'README.md']).applyTo).toEqual(['**/*.ts']);
+    // "<topic> code review" names what is reviewed: performance rules for reviewing the code are for the code.
+    expect([...(heading('Performance code review', '- Flag allocations in loops.\n', files).applyTo ?? [])].sort()).toEqual(['**/*.go', '**/*.py', '**/*.ts']);
+    expect(heading('Code review', '- Flag allocations in loops.\n', files).applyTo).toBeNull();
     const long = (what: string) => Array.from({ length: 20 }, (_, i) => `- ${what} rule ${i}: keep it short and name what failed.`).join('\n');
     const text = `# Guide\n\n## Web app\n\nEverything in \`web/\`.\n\n### React components\n\n${long('Component')}\n\n### Error handling\n\n${long('Error')}\n`;
     const tree = [...files, 'web/App.tsx'];

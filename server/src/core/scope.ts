@@ -251,7 +251,8 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   // the code its examples are in, else the languages the repository is written in. Maintainers who
   // split their own files scope such rules to their code; security and cross-cutting rules stay.
   // Not when the heading names a topic the text did not bear out ("CI/CD best practices" without workflow YAML).
-  if (general && !heading.hits.length && !heading.needsBody.length && CODE_RULES_RE.test(title) && !CROSS_CUTTING_RE.test(title) && !ALWAYS_ON_RE.test(title)) {
+  // "<concern> code review" names what is reviewed ("Performance code review" is about the code).
+  if (general && !heading.hits.length && !heading.needsBody.length && CODE_RULES_RE.test(title) && !CROSS_CUTTING_RE.test(title.replace(REVIEW_OF_RE, '')) && !ALWAYS_ON_RE.test(title)) {
     const fenced = fenceLanguage(body(), idx);
     if (fenced) return fenced;
     const langs = repositoryLanguages(idx);
