@@ -185,12 +185,12 @@ export function inferScope(section: { title: string; kind: string }, input: stri
     const authoring = TOPICS[hits[k]!]!.authoring;
     if (authoring && !authoring.test(text)) hits.splice(k, 1);
   }
-  // "Project" and "repository" only say whose rules ("Project documentation guidelines"): no veto.
-  // "<topic> code review" names what is reviewed, as "<topic> rules" names what the rules are for.
   // Setting up or running a topic's tools is how to work even when the heading names the topic strongly.
   if (hits.length && section.kind !== 'topic' && HOW_TO_RUN_RE.test(title)) {
     return repoWide([`no scope: the ${label} ${quote(title)} is about setting up or running the tools, needed wherever one works`]);
   }
+  // "Project" and "repository" only say whose rules ("Project documentation guidelines"): no veto.
+  // "<topic> code review" names what is reviewed, as "<topic> rules" names what the rules are for.
   if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title.replace(REVIEW_OF_RE, '').replace(QUALIFIER_RE, ' '))) {
     return repoWide([`no scope: the ${label} ${quote(title)} is about how to work more than about files`]);
   }
