@@ -189,6 +189,27 @@ describe('scope patterns', () => {
     expect(format.applyTo).toEqual(['demo/*.html']);
   });
 
+  it('4q. a path written from the root (`/api`) names that folder of the root, and only that one; a slash command names none', () => {
+    const files = ['api/src/routes.ts', 'api/src/db.ts', 'extension/src/App.tsx', 'extension/src/api/client.ts', 'docs/guide.md'];
+    const lines = ['- Each route must have proper error handling.', '- Use consistent response formats.', '- Never expose sensitive data.'];
+    const api = heading('6. API architecture (`/api`)', lines.join('\n'), files);
+    expect(api.applyTo).toEqual(['api/**']);
+    expect(api.evidence.join('\n')).toContain('"/api"');
+    // A root path is looked up at the root: `/client` is no folder there, whatever `extension/src/api/client` holds.
+    expect(heading('Client rules (`/client`)', lines.join('\n'), files).applyTo).toBeNull();
+    // A slash command (`/review`, `/fix`) names no folder of the root.
+    expect(new FileIndex(['review/a.ts', 'x/fix/b.ts']).resolveDir('/fix')).toBeNull();
+    expect(new FileIndex(['review/a.ts', 'x/fix/b.ts']).resolveDir('/review')).toBe('review/**');
+  });
+
+  it('4r. "<concept> requirements" names what the requirements are for, as "<concept> rules" does', () => {
+    const files = ['src/main/java/app/controller/UserController.java', 'src/main/java/app/service/UserService.java', 'src/main/java/app/Main.java'];
+    const lines = ['- Return DTOs, never entities.', '- Validate every request body.', '- Map errors to problem details.'];
+    const r = heading('REST Controller Requirements', lines.join('\n'), files);
+    expect(r.applyTo).toEqual(['src/main/java/app/controller/**']);
+    expect(r.evidence.join('\n')).toContain('as a concept');
+  });
+
   it('4b. a folder the heading names and the body writes as a path is the scope, whatever generic words the heading has', () => {
     const files = ['analyzer/go.mod', 'analyzer/scan.go', 'transx/go.mod', 'transx/copy.go', 'pkg/core/common/util.go', 'docs/rules/severity.md', '.github/agents/review.agent.md', 'main.go'];
     const lines = ['- Keep functions small.', '- Log with the shared logger.', '- Return wrapped errors.', '- Prefer table tests.', '- Avoid globals.'];

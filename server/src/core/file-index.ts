@@ -217,6 +217,8 @@ export class FileIndex {
 
   /** Resolve a mentioned directory (`azure_api`, `src/api`) to a glob over an existing directory, or null. */
   resolveDir(path: string): string | null {
+    // From the repository's root (`/api`): that folder or nothing; a slash command (`/fix`) names no folder of the root.
+    if (path.startsWith('/')) return this.dirs.has(path.slice(1)) ? `${path.slice(1)}/**` : null;
     if (this.dirs.has(path)) return `${path}/**`;
     const last = path.slice(path.lastIndexOf('/') + 1);
     const candidates = this.dirsNamed(normName(last)).filter((d) => d === path || d.endsWith(`/${path}`));

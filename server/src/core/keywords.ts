@@ -263,7 +263,9 @@ function collectMentions(prose: string): Mention[] {
         continue;
       }
       // A single word (`strict`) is too weak: only paths (`src/api`) count without a trailing slash.
-      if (/^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)+$/.test(raw) && !raw.split('/').includes('..')) {
+      // A path from the repository's root (`/api`, `/api/src/db.ts`) is one too.
+      if ((/^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)+$/.test(raw) || /^\/[\w.-]+(?:\/[\w.-]+)*$/.test(raw)) && !raw.split('/').includes('..')) {
+        // A leading slash stays: such a path is looked up at the root only (`/api`, not any `api/`).
         const d = raw.replace(/^\.\//, '');
         if (d && d !== '.') push(raw, 'dir', d);
       }

@@ -423,7 +423,7 @@ export const GENERAL_CORE_RE = words(
   '(?:code |doc |documentation |xml (?:doc |documentation )?)?comments?', 'docstrings?', 'jsdoc', 'tsdoc', 'godoc',
 );
 export const GENERAL_SUFFIX_RE = words(
-  'rules', 'guidelines', 'conventions', 'best practices', 'standards', 'coding standards', 'checklist', 'notes?', 'instructions', 'tips',
+  'rules', 'guidelines', 'conventions', 'requirements', 'best practices', 'standards', 'coding standards', 'checklist', 'notes?', 'instructions', 'tips',
   'patterns?', 'recommendations', 'important', 'critical', 'must', 'always', 'never', 'do not', "don'?t",
 );
 /**
