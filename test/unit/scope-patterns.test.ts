@@ -147,6 +147,29 @@ describe('scope patterns', () => {
     expect(general.sections.find((s) => s.title === 'Testing requirements')?.applyTo).toBe('tests/**');
   });
 
+  it('2d. code examples in a chapter about one folder stay with it; under a chapter without a folder they take the part to their language', () => {
+    const files = ['packages/core/src/runtime/vm.ts', 'packages/core/src/runtime/ops.ts', 'packages/core/src/brain/index.ts', 'apps/sim/src/main.ts', 'apps/sim/src/world.ts'];
+    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep the interpreter loop free of allocations and document every invariant.`).join('\n');
+    const fence = '```typescript\nexport interface Frame { pc: number; locals: Value[] }\n```\n\n```typescript\nconst op = code[frame.pc++];\n```';
+    const text = (chapter: string, intro: string) =>
+      ['# Guide', '', 'Keep commits small.', '', `## ${chapter}`, '', intro, '', '### Scheduling', '', rules('Scheduling', 12), '',
+        '### Key data structures', '', fence, '', rules('Data', 10), '', '### Errors', '', rules('Error', 12), ''].join('\n');
+    const plan = (chapter: string, intro: string) => {
+      const snap = snapshot(text(chapter, intro), files);
+      const p = buildPlan({ snapshot: snap, analysis: analyze(snap) });
+      expect(p.lossless.ok).toBe(true);
+      return p;
+    };
+    // "VM Runtime" is about `packages/core/src/runtime/`: its TypeScript examples are that folder's code.
+    const folder = plan('VM Runtime', 'The VM lives in `packages/core/src/runtime/`; see `packages/core/src/runtime/vm.ts`.');
+    const part = folder.sections.find((s) => s.title === 'Key data structures' || s.title === 'VM Runtime')!;
+    expect(part.applyTo).toBe('packages/core/src/runtime/**');
+    expect(folder.sections.some((s) => s.applyTo === '**/*.ts')).toBe(false);
+    // Under a chapter about no folder, the examples' language is a scope.
+    const general = plan('Working on the engine', 'How we write the engine.');
+    expect(general.sections.some((s) => s.applyTo === '**/*.ts')).toBe(true);
+  });
+
   it('3. test globs follow the section language (Rust tests are .rs files under test folders)', () => {
     const files = ['crates/core/src/lib.rs', 'crates/core/tests/parse.rs', 'tests/integration.rs', 'web/app.test.ts', 'tests/Api.Tests/ProgramTests.cs'];
     const r = heading('Testing bar', 'Every change needs a `#[test]`. Run `cargo test --workspace` before pushing; use `assert_eq!`.\n', files);

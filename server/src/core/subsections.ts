@@ -5,8 +5,9 @@
  * scopes, its intro (heading and text before the first subsection) and each subsection become
  * sections of their own. A subsection's own scope comes from its heading or its code fences,
  * never from paths its body names in passing, body keywords alone or a folder named by a heading
- * word alone; a part of a few lines (under MIN_PART_BYTES) and a "Testing" or "Documentation" part
- * of a chapter with a scope stay with it; a
+ * word alone; a part of a few lines (under MIN_PART_BYTES), a "Testing" or "Documentation" part
+ * of a chapter with a scope, and a part whose only evidence is its code examples' language in a
+ * chapter about one folder stay with it; a
  * subsection without a scope of its own takes the intro's (it sits under that heading); when
  * every part ends up with the same scope the section stays whole.
  * Two kinds of large section stay whole even so: one whose heading is about the project as a
@@ -127,6 +128,11 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
     // chapter is about (".NET development" > "Testing requirements"): it stays with a chapter that has a scope.
     if (own.applyTo !== null && own.basis === 'topic' && TESTS_OR_DOCS.some((re) => re.test(s.title)) && whole().applyTo !== null) {
       own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: tests or documentation of what ${JSON.stringify(section.title)} is about`] };
+    }
+    // Code examples in a chapter about one folder are examples of that folder's code ("VM Runtime"
+    // > "Key data structures" with ```typescript): they do not take the part to every such file.
+    if (own.applyTo !== null && own.basis === 'fences' && intro.applyTo !== null && intro.applyTo.every((g) => /^[^*]+\/\*\*$/.test(g))) {
+      own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: the code examples of a chapter about ${intro.applyTo.map((g) => g.slice(0, -2)).join(', ')}`] };
     }
     scopes.push(
       own.applyTo !== null || intro.applyTo === null
