@@ -145,6 +145,18 @@ describe('scope patterns', () => {
     // Under a chapter with no scope of its own, the testing part is the only scoped part: it leaves.
     const general = plan('Working on the service');
     expect(general.sections.find((s) => s.title === 'Testing requirements')?.applyTo).toBe('tests/**');
+    // A chapter whose opening names its folder has a scope even when the whole chapter, a map of
+    // many paths, has none: its testing part stays with it.
+    const kumaFiles = ['pkg/xds/generator/gen.go', 'pkg/plugins/xds/hooks.go', 'pkg/xds/generator/testdata/a.golden.yaml', 'pkg/xds/generator/testdata/b.golden.yaml', 'api/v1/types.go', 'app/cp/main.go', 'tools/gen/main.go', 'test/e2e/xds_test.go', 'mk/build.mk'];
+    const xds = ['# Guide', '', 'Keep commits small.', '', '## XDS Development Guidelines', '', 'Rules for the xds generators.', '',
+      '### Layout', '', 'Types come from `api/v1/`, the control plane starts in `app/cp/`, generators are built by `tools/gen/` and `mk/build.mk`, end-to-end checks sit in `test/e2e/`.', rules('Layout', 14), '',
+      '### Testing', '', 'Golden files live in `pkg/xds/generator/testdata/`; regenerate them with `make golden`. Every generator has a test.', rules('Test', 14), '',
+      '### Errors', '', rules('Error', 14), ''].join('\n');
+    const xsnap = snapshot(xds, kumaFiles);
+    const xplan = buildPlan({ snapshot: xsnap, analysis: analyze(xsnap) });
+    expect(xplan.lossless.ok).toBe(true);
+    const testing = xplan.sections.find((s) => s.title === 'Testing');
+    expect(testing?.applyTo ?? null).not.toBe('pkg/xds/generator/testdata/**');
   });
 
   it('2d. code examples in a chapter about one folder stay with it; under a chapter without a folder they take the part to their language', () => {

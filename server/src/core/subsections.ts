@@ -125,8 +125,9 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
       own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: ${bytes} bytes is too small to leave its chapter (${MIN_PART_BYTES} from)`] };
     }
     // A chapter's own "Testing" or "Documentation" part is about testing or documenting what the
-    // chapter is about (".NET development" > "Testing requirements"): it stays with a chapter that has a scope.
-    if (own.applyTo !== null && own.basis === 'topic' && TESTS_OR_DOCS.some((re) => re.test(s.title)) && whole().applyTo !== null) {
+    // chapter is about (".NET development" > "Testing requirements"): it stays with a chapter that has a
+    // scope, in its opening or as a whole (a chapter that maps many paths may have one only in its opening).
+    if (own.applyTo !== null && own.basis === 'topic' && TESTS_OR_DOCS.some((re) => re.test(s.title)) && (intro.applyTo !== null || whole().applyTo !== null)) {
       own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: tests or documentation of what ${JSON.stringify(section.title)} is about`] };
     }
     // Code examples in a chapter about one folder are examples of that folder's code ("VM Runtime"
