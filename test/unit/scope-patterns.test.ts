@@ -194,6 +194,10 @@ describe('scope patterns', () => {
     const r = heading('Test instructions', '- Name tests `Method_State_Result`.\n- Use xunit `[Fact]`; one assert per test.\n- Keep tests fast.\n', files);
     expect(r.applyTo).toEqual(['Tst/**']);
     expect(r.evidence.join('\n')).toMatch(/under Tst\//);
+    // With no language named, tests of a language without a naming rule (C++ in `tests/`) count too:
+    // the Python binding's few `test_*.py` files are not where the tests are.
+    const cpp = ['include/index.h', 'src/index.cpp', 'tests/CMakeLists.txt', 'tests/integration/search.cpp', 'tests/integration/build.cpp', 'tests/unit/vamana.cpp', 'tests/unit/flat.cpp', 'tests/unit/ivf.cpp', 'tests/unit/lvq.cpp', 'tests/unit/io.cpp', 'bindings/python/tests/test_flat.py', 'bindings/python/tests/test_vamana.py'];
+    expect(heading('Testing instructions', '- Add regression tests for bug fixes.\n- Keep tests deterministic.\n', cpp).applyTo).toEqual(['tests/**']);
   });
 
   it('4. the folders a section is about beat a passing mention; bare file names count when repeated, for their folder', () => {

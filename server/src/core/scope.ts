@@ -662,7 +662,8 @@ function fromHeading(
       if (mentioned && !fams.length) continue;
       // A named language with no test files of its own gives no scope (never another language's tests).
       let cands = testGlobs(idx, fams);
-      if (!cands.length && !fams.length) cands = TEST_DIRS.filter((g) => idx.matches(g));
+      // With no language named, the tests of languages without a naming rule (C++ in `tests/`) count too.
+      if (!fams.length) cands = [...cands, ...TEST_DIRS.filter((g) => idx.matches(g))];
       globs.push(...testFolder(idx, cands, signal));
       continue;
     }
