@@ -241,6 +241,16 @@ describe('scope patterns', () => {
     expect(new FileIndex(['review/a.ts', 'x/fix/b.ts']).resolveDir('/review')).toBe('review/**');
   });
 
+  it('4s. a file name a heading gives that several folders have (`Program.cs` of each host) is every file of that name; one such file is not a scope', () => {
+    const lines = ['- Register services before building the host.', '- Read settings from configuration, never from constants.', '- Keep startup free of network calls.'];
+    const hosts = ['samples/Api/Program.cs', 'samples/Worker/Program.cs', 'src/Core/Engine.cs', 'src/Core/Host.cs'];
+    const r = heading('Host Setup Conventions (Program.cs)', lines.join('\n'), hosts);
+    expect(r.applyTo).toEqual(['**/Program.cs']);
+    expect(r.evidence.join('\n')).toContain('names **/Program.cs');
+    // One `Program.cs` below the root is the file the heading happens to name.
+    expect(heading('Host Setup Conventions (Program.cs)', lines.join('\n'), hosts.slice(1)).applyTo).not.toEqual(['**/Program.cs']);
+  });
+
   it('4r. "<concept> requirements" names what the requirements are for, as "<concept> rules" does', () => {
     const files = ['src/main/java/app/controller/UserController.java', 'src/main/java/app/service/UserService.java', 'src/main/java/app/Main.java'];
     const lines = ['- Return DTOs, never entities.', '- Validate every request body.', '- Map errors to problem details.'];

@@ -165,8 +165,8 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   const heading = headingWork(title);
   const head = heading.head;
 
-  // 0. The heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`).
-  const rootFile = headingRootFile(idx, title);
+  // 0. The heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`), or a kind of file by its name (`Program.cs`).
+  const rootFile = headingFile(idx, title);
   if (rootFile) return finish(idx, [`${label} ${quote(title)} names ${rootFile}`], [rootFile], 'a root file', 'heading');
 
   // 1. Heading names topics of the taxonomy.
@@ -366,13 +366,18 @@ function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string)
 /**
  * A file at the root of the tree that a heading names: a word of the heading is its name
  * (`Makefile`, `pyproject.toml`), or, for the upper-case names by convention (`VERSION`,
- * `CHANGELOG.md`), its name without extension written in upper case.
+ * `CHANGELOG.md`), its name without extension written in upper case. Else the files of a name
+ * with extension that two or more folders below the root have (`**\/package.json`).
  */
-function headingRootFile(idx: FileIndex, title: string): string | null {
+function headingFile(idx: FileIndex, title: string): string | null {
   for (const raw of title.split(/[\s,;:()&/]+/)) {
     const w = raw.replace(/^[`*_'"]+|[`*_'".!?]+$/g, '');
     if (w.length < 4 || !/^[\w.-]+$/.test(w)) continue;
     if (idx.isRootFile(w)) return w;
+    // A file name with its extension that several folders have below the root (`package.json` of
+    // each package, `Program.cs` of each host): every file of that name. One such file is a file
+    // the section happens to name, not a kind of file.
+    if (/^[\w-]+\.[a-z][a-z0-9]{0,5}$/i.test(w) && !/^\d/.test(w) && idx.stat(`**/${w}`).count >= 2) return `**/${w}`;
     // The release record a heading names by its word in any case (`Changelog Format` and
     // CHANGELOG.md): rules for writing it are for that file. Other words
     // that happen to be a root file's stem (`Testing` and TESTING.md) name a topic, not the file.
