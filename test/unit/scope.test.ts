@@ -377,6 +377,15 @@ describe('reading lists and code comments are not documentation files (issue 20,
   it('documentation headings still scope to markdown', () => {
     expect(inferScope(h('Markdown documentation'), '## Markdown documentation\n\n- One sentence per line in `*.md` files.\n', files).applyTo).toEqual(['**/*.md']);
   });
+  it('keeping docs in sync or up to date is a duty of every change, not a rule for Markdown files', () => {
+    const body = '- When a command changes, update `README.md` and the docs in the same commit.\n- Markdown tables list every flag.\n';
+    for (const title of ['Keeping Docs in Sync', 'Rules to keep documentation up-to-date']) {
+      const r = inferScope(h(title), `## ${title}\n\n${body}`, files);
+      expect(r.applyTo).toBeNull();
+      expect(r.evidence.join('\n')).toContain('how to work');
+    }
+    expect(inferScope(h('Writing docs'), `## Writing docs\n\n${body}`, files).applyTo).toEqual(['**/*.md']);
+  });
 });
 
 describe('CI sections: rules for writing workflow files, or what the pipelines check (issue 20)', () => {
