@@ -201,6 +201,12 @@ describe('keyword signals', () => {
     expect(inferScope(h('Styling'), '- Use CSS variables.', files).applyTo).toEqual(['**/*.css']);
   });
 
+  it('Docker rules are for Dockerfiles; Compose files only when the section speaks of Compose', () => {
+    const tree = ['Dockerfile', 'services/api/Dockerfile', 'docker-compose.yml', 'src/main.go'];
+    expect(inferScope(h('Docker'), '## Docker\n\n- Multi-stage builds.\n- Run as a non-root user.', tree).applyTo).toEqual(['**/Dockerfile']);
+    expect(inferScope(h('Docker'), '## Docker\n\n- Multi-stage builds.\n- Start the stack with `docker compose up`.', tree).applyTo).toEqual(['**/Dockerfile', '**/docker-compose*.yml']);
+  });
+
   it('body keywords alone need a strong, repeated, single-family signal', () => {
     expect(inferScope(h('Backend services'), 'Python only. Use Django views, ruff and mypy; pytest for tests. Python 3.12.', files).applyTo).toEqual(['**/*.py']);
     expect(inferScope(h('Backend services'), 'Written in Python.', files).applyTo).toBeNull();

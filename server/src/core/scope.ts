@@ -678,6 +678,12 @@ function fromHeading(
     if (!(t.id === 'docs' && MARKDOWN_RE.test(title)) && useMentioned(t)) continue;
     const variant = t.variants?.find(([re]) => re.test(title));
     globs.push(...(variant ? variant[1] : t.globs).flatMap((g) => workflowFiles(idx, g)));
+    // Compose files only when the section speaks of Compose: Dockerfile rules are for Dockerfiles.
+    if (t.namedGlobs && !variant) {
+      const ti = TOPICS.indexOf(t);
+      const kws = [...(head.scores.get(ti)?.keywords.keys() ?? []), ...(body.scores.get(ti)?.keywords.keys() ?? [])];
+      if (kws.some((k) => t.namedGlobs![0].test(k))) globs.push(...t.namedGlobs[1]);
+    }
   }
   return finish(idx, signal, globs, `no file matches what the ${label} names`, 'topic');
 }

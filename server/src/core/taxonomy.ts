@@ -37,6 +37,8 @@ export interface Topic {
   authoring?: RegExp;
   /** A heading that names a variant (the CI system) narrows the globs to that variant's. */
   variants?: ReadonlyArray<readonly [RegExp, readonly string[]]>;
+  /** Globs that count only when the section's keywords of this topic name them (Compose files: "docker compose"). */
+  namedGlobs?: readonly [RegExp, readonly string[]];
 }
 
 /** Word-bounded, case-insensitive alternation (`#`, `+` and `.` count as part of a word: C#, C++, .NET). */
@@ -314,7 +316,8 @@ export const TOPICS: readonly Topic[] = [
     headingWeak: words('containers?'),
     primary: ['docker', 'dockerfile', 'docker-compose', 'docker compose', 'podman'], secondary: ['container', 'containers', 'compose.yaml', '.dockerignore'],
     fences: ['dockerfile', 'docker'],
-    globs: ['**/Dockerfile', '**/Dockerfile.*', '**/*.dockerfile', '**/docker-compose*.yml', '**/docker-compose*.yaml', '**/compose.yml', '**/compose.yaml'],
+    globs: ['**/Dockerfile', '**/Dockerfile.*', '**/*.dockerfile'],
+    namedGlobs: [/compose/, ['**/docker-compose*.yml', '**/docker-compose*.yaml', '**/compose.yml', '**/compose.yaml']],
   },
   {
     id: 'terraform', name: 'Terraform', family: 'iac', language: false,
