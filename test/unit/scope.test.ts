@@ -472,6 +472,11 @@ describe('a heading that says "<name> directory" names it (issue 20)', () => {
   it('and a plain one', () => {
     expect(inferScope(h('Specs Directory Instructions'), '## Specs Directory Instructions\n\n- One folder per feature, numbered.\n', files).applyTo).toEqual(['specs/**']);
   });
+  it('a folder of pages about the word (`docs/design/`) is not what a heading naming it is about; a folder of code is', () => {
+    const body = '## Design rules\n\n- Prefer composition over inheritance.\n- One reason to change per module.\n';
+    expect(inferScope(h('Design rules'), body, ['docs/design/_index.md', 'docs/design/layers.md', 'src/main.go']).applyTo).toBeNull();
+    expect(inferScope(h('Design rules'), body, ['docs/design/_index.md', 'src/design/tokens.go', 'src/main.go']).applyTo).toEqual(['src/design/**']);
+  });
 });
 
 describe('more ways a heading names a folder or a build file (issue 20)', () => {

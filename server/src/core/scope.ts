@@ -545,7 +545,8 @@ function headingDirectories(idx: FileIndex, title: string): string[] {
   // when a folder happens to share the word.
   if (title.split(/[^\p{L}\p{N}_-]+/u).every((w) => !w || DIR_FILLER.has(w.toLowerCase()) || GENERAL_RE.test(w))) return [];
   const resolve = (name: string): string | null => {
-    const dirs = idx.dirsNamed(name);
+    // Pages about a concept (`docs/design/`) are not the concept's code, as for concept folders.
+    const dirs = idx.dirsNamed(name).filter((d) => !d.split('/').slice(0, -1).some((x) => DOCS_DIR_RE.test(x)));
     if (!dirs.length) return null;
     // Only an unambiguous directory a maintainer would name in a heading: the shallowest one,
     // alone at its depth, at most three levels down (not `src/a/b/c/logging/core`); or all of
