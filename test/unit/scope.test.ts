@@ -475,6 +475,7 @@ describe('a heading that says "<name> directory" names it (issue 20)', () => {
   it('a folder of pages about the word (`docs/design/`) is not what a heading naming it is about; a folder of code is', () => {
     const body = '## Design rules\n\n- Prefer composition over inheritance.\n- One reason to change per module.\n';
     expect(inferScope(h('Design rules'), body, ['docs/design/_index.md', 'docs/design/layers.md', 'src/main.go']).applyTo).toBeNull();
+    expect(inferScope(h('Design rules'), body, ['apps/site-docs/design/_index.mdx', 'apps/site-docs/design/layers.mdx', 'src/main.go']).applyTo).toBeNull();
     expect(inferScope(h('Design rules'), body, ['docs/design/_index.md', 'src/design/tokens.go', 'src/main.go']).applyTo).toEqual(['src/design/**']);
   });
 });

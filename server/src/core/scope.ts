@@ -445,8 +445,8 @@ function foldersHeadingAndBodyName(idx: FileIndex, title: string, mentions: read
 const ASSISTANT_RE = /copilot|assistant|\bagents?\b|\bai\b/i;
 /** Words that are adjectives in a heading ("Common Patterns"), a folder's name only as a .NET project's part (`Product.Common`). */
 const CONCEPT_ADJECTIVES = new Set(['common', 'shared', 'integration', 'general', 'custom', 'basic', 'advanced']);
-/** Documentation folders hold pages about a concept, not its code. */
-const DOCS_DIR_RE = /^(?:docs?|documentation)$/i;
+/** Documentation folders (`docs/`, a docs site's `beeq-docs/`) hold pages about a concept, not its code. */
+const DOCS_DIR_RE = /^(?:docs?|documentation)$|[-_.](?:docs?|documentation)$/i;
 
 /** Java/Kotlin/Scala package folders: their depth is the package name, not the layout (`src/main/java/com/acme/domain`). */
 const JVM_PACKAGES_RE = /(?:^|\/)src\/(?:main|test)\/(?:java|kotlin|scala)\//;
