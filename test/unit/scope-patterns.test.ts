@@ -251,6 +251,16 @@ describe('scope patterns', () => {
     expect(heading('Host Setup Conventions (Program.cs)', lines.join('\n'), hosts.slice(1)).applyTo).not.toEqual(['**/Program.cs']);
   });
 
+  it('4t. in a tree of some size a folder that holds one file is no scope; in a small project, or with two files, it is', () => {
+    const engine = Array.from({ length: 120 }, (_, i) => `Engine/Codec${i}.cpp`);
+    const lines = ['- Include the SDK header before any Windows header.', '- Never redefine WIN32_LEAN_AND_MEAN.', '- Keep the plugin ABI stable.'];
+    const r = heading('SDK Directory Rules', lines.join('\n'), [...engine, 'SDK/plugin_api.h']);
+    expect(r.applyTo).toBeNull();
+    expect(r.evidence.join('\n')).toContain('holds one file');
+    expect(heading('SDK Directory Rules', lines.join('\n'), [...engine, 'SDK/plugin_api.h', 'SDK/host_api.h']).applyTo).toEqual(['SDK/**']);
+    expect(heading('SDK Directory Rules', lines.join('\n'), [...engine.slice(0, 20), 'SDK/plugin_api.h']).applyTo).toEqual(['SDK/**']);
+  });
+
   it('4r. "<concept> requirements" names what the requirements are for, as "<concept> rules" does', () => {
     const files = ['src/main/java/app/controller/UserController.java', 'src/main/java/app/service/UserService.java', 'src/main/java/app/Main.java'];
     const lines = ['- Return DTOs, never entities.', '- Validate every request body.', '- Map errors to problem details.'];
