@@ -251,12 +251,16 @@ describe('scope patterns', () => {
     expect(heading('Host Setup Conventions (Program.cs)', lines.join('\n'), hosts.slice(1)).applyTo).not.toEqual(['**/Program.cs']);
   });
 
-  it('4t. in a tree of some size a folder that holds one file is no scope; in a small project, or with two files, it is', () => {
+  it('4t. in a tree of some size a folder or a language with one file is no scope; in a small project, or with two files, it is', () => {
     const engine = Array.from({ length: 120 }, (_, i) => `Engine/Codec${i}.cpp`);
     const lines = ['- Include the SDK header before any Windows header.', '- Never redefine WIN32_LEAN_AND_MEAN.', '- Keep the plugin ABI stable.'];
     const r = heading('SDK Directory Rules', lines.join('\n'), [...engine, 'SDK/plugin_api.h']);
     expect(r.applyTo).toBeNull();
-    expect(r.evidence.join('\n')).toContain('holds one file');
+    expect(r.evidence.join('\n')).toContain('matches one file of the tree');
+    // So is a language the tree has one file of: the one `.cpp` example of a CodeQL repository.
+    const ql = Array.from({ length: 120 }, (_, i) => `languages/cpp/src/Query${i}.ql`);
+    expect(heading('C++ query rules', lines.join('\n'), [...ql, 'languages/cpp/test/Example1.cpp']).applyTo).toBeNull();
+    expect(heading('C++ query rules', lines.join('\n'), [...ql.slice(0, 20), 'languages/cpp/test/Example1.cpp']).applyTo).toEqual(['**/*.cpp']);
     expect(heading('SDK Directory Rules', lines.join('\n'), [...engine, 'SDK/plugin_api.h', 'SDK/host_api.h']).applyTo).toEqual(['SDK/**']);
     expect(heading('SDK Directory Rules', lines.join('\n'), [...engine.slice(0, 20), 'SDK/plugin_api.h']).applyTo).toEqual(['SDK/**']);
   });

@@ -64,11 +64,13 @@ function repoWide(evidence: string[]): ScopeResult {
   return { applyTo: null, evidence };
 }
 
-/** From this many files on, a folder with one file is too small a part of the tree to be a scope. */
-const ONE_FILE_FOLDER_TREE = 100;
+/** From this many files on, a folder or language with one file is too small a part of the tree to be a scope. */
+const ONE_FILE_TREE = 100;
 
 /** A glob over a whole folder (`src/api/**`). */
 const FOLDER_GLOB_RE = /^[^*?[\]{}]+\/\*\*$/;
+/** A glob over every file of one extension (`**\/*.cpp`). */
+const LANGUAGE_GLOB_RE = /^\*\*\/\*\.\w+$/;
 
 /** How finish says that the globs matched no file of the tree (inferScope looks for it). */
 const NO_FILE_MATCHES = ': no file matches';
@@ -81,9 +83,10 @@ function finish(idx: FileIndex, signal: string[], globs: readonly string[], what
   }
   if (kept.globs.some((g) => EVERYWHERE.has(g))) return repoWide([...signal, 'no scope: "**" applies everywhere']);
   // In a tree of some size, a folder that holds one file (`SDK/` with one header, a `templates/`
-  // with one page) is no part of the code to write rules for. In a small project it may be.
-  if (idx.files.length >= ONE_FILE_FOLDER_TREE && kept.globs.every((g) => FOLDER_GLOB_RE.test(g)) && idx.matchingAny(kept.globs).size <= 1) {
-    return repoWide([...signal, `no scope: ${kept.globs.join(', ')} holds one file`]);
+  // with one page), or a language the tree has one file of (the one `.cpp` example of a CodeQL
+  // repository), is no part of the code to write rules for. In a small project it may be.
+  if (idx.files.length >= ONE_FILE_TREE && kept.globs.every((g) => FOLDER_GLOB_RE.test(g) || LANGUAGE_GLOB_RE.test(g)) && idx.matchingAny(kept.globs).size <= 1) {
+    return repoWide([...signal, `no scope: ${kept.globs.join(', ')} matches one file of the tree's ${idx.files.length}`]);
   }
   const globsLeft = idx.withoutCovered(kept.globs);
   return { applyTo: globsLeft, evidence: [...signal, ...kept.evidence.filter((_, i) => globsLeft.includes(kept.globs[i]!))], basis };
