@@ -182,6 +182,18 @@ describe('scope patterns', () => {
     expect(general.sections.some((s) => s.applyTo === '**/*.ts')).toBe(true);
   });
 
+  it('2e. a part naming a folder name several places have (`core/`) in a chapter about one of them (`Source/core/`) stays with it', () => {
+    const files = ['Source/core/Singleton.h', 'Source/core/Sync.h', 'Source/core/IPC.h', 'Tests/core/test_sync.cpp', 'Tests/core/test_ipc.cpp', 'Source/plugins/Plugin.h'];
+    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: never take a lock while calling out, and document which thread owns each member.`).join('\n');
+    const text = ['# Guide', '', 'Keep commits small.', '', '## Thunder `core/` Library', '', 'The library lives in `Source/core/`; everything in `Source/core/` is portable.', '',
+      '### Threading', '', rules('Threading', 12), '', '### Singleton pattern in `core/`', '', rules('Singleton', 12), '', '### Errors', '', rules('Error', 12), ''].join('\n');
+    const snap = snapshot(text, files);
+    const plan = buildPlan({ snapshot: snap, analysis: analyze(snap) });
+    expect(plan.lossless.ok).toBe(true);
+    expect(plan.sections.some((s) => s.applyTo === '**/core/**')).toBe(false);
+    expect(plan.sections.find((s) => s.title.startsWith('Thunder'))?.applyTo).toBe('Source/core/**');
+  });
+
   it('3. test globs follow the section language (Rust tests are .rs files under test folders)', () => {
     const files = ['crates/core/src/lib.rs', 'crates/core/tests/parse.rs', 'tests/integration.rs', 'web/app.test.ts', 'tests/Api.Tests/ProgramTests.cs'];
     const r = heading('Testing bar', 'Every change needs a `#[test]`. Run `cargo test --workspace` before pushing; use `assert_eq!`.\n', files);

@@ -7,7 +7,8 @@
  * never from paths its body names in passing, body keywords alone or a folder named by a heading
  * word alone; a part of a few lines (under MIN_PART_BYTES), a "Testing" or "Documentation" part
  * of a chapter with a scope, and a part whose only evidence is its code examples' language in a
- * chapter about one folder stay with it; a
+ * chapter about one folder, and a part naming a folder name that several places have in a chapter
+ * about one of them, stay with it; a
  * subsection without a scope of its own takes the intro's (it sits under that heading); when
  * every part ends up with the same scope the section stays whole.
  * Two kinds of large section stay whole even so: one whose heading is about the project as a
@@ -68,6 +69,9 @@ function ownScope(own: ScopeResult): ScopeResult {
 const topicRe = (id: string, key: 'headingWeak' | 'headingNeedsBody'): RegExp => TOPICS.find((t) => t.id === id)![key]!;
 /** A heading that names tests or documentation by the plain word ("Testing requirements", "Documentation"). */
 const TESTS_OR_DOCS = [topicRe('tests', 'headingWeak'), topicRe('docs', 'headingNeedsBody')];
+
+/** Every folder of one name, wherever it sits (`**\/core/**`). */
+const ANY_FOLDER_RE = /^\*\*\/[^*?[\]{}]+\/\*\*$/;
 
 function sameScope(a: ScopeResult, b: ScopeResult): boolean {
   return (a.applyTo ?? []).join(',') === (b.applyTo ?? []).join(',');
@@ -134,6 +138,11 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
     // > "Key data structures" with ```typescript): they do not take the part to every such file.
     if (own.applyTo !== null && own.basis === 'fences' && intro.applyTo !== null && intro.applyTo.every((g) => /^[^*]+\/\*\*$/.test(g))) {
       own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: the code examples of a chapter about ${intro.applyTo.map((g) => g.slice(0, -2)).join(', ')}`] };
+    }
+    // A folder name that several places have (`core/`, every `**\/core/**`) means, in a chapter
+    // about one of them (`Source/core/`), that one: the part is the chapter's.
+    if (own.applyTo !== null && intro.applyTo !== null && own.applyTo.every((g) => ANY_FOLDER_RE.test(g) && intro.applyTo!.some((x) => x.endsWith(g.slice(2))))) {
+      own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: the folder it names is the one ${JSON.stringify(section.title)} is about`] };
     }
     scopes.push(
       own.applyTo !== null || intro.applyTo === null
