@@ -50,7 +50,9 @@ function globTest(glob: string): (p: string) => boolean {
 }
 
 /** A whole language's files: `**` then `/*.py` (one extension, any folder). */
-const LANGUAGE_GLOB = /^\*\*\/\*\.[A-Za-z0-9]+$/;
+export const LANGUAGE_GLOB = /^\*\*\/\*\.[A-Za-z0-9]+$/;
+/** A whole folder: a path without glob characters, then `/**` (`src/api/**`). */
+export const FOLDER_GLOB = /^[^*?[\]{}]+\/\*\*$/;
 
 export class FileIndex {
   private readonly globs = new Map<string, GlobStat>();

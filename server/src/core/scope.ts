@@ -21,7 +21,7 @@
  * text are found by keywords.ts. topicOf names the file a scope goes to (plan.ts groups by it).
  */
 import type { ScopeBasis, ScopeResult } from './types.js';
-import { type FileIndex, depth, normName } from './file-index.js';
+import { FOLDER_GLOB, type FileIndex, LANGUAGE_GLOB, depth, normName } from './file-index.js';
 import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, GENERAL_SUFFIX_RE, HOW_TO_RUN_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
 import { scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
 
@@ -67,10 +67,6 @@ function repoWide(evidence: string[]): ScopeResult {
 /** From this many files on, a folder or language with one file is too small a part of the tree to be a scope. */
 const ONE_FILE_TREE = 100;
 
-/** A glob over a whole folder (`src/api/**`). */
-const FOLDER_GLOB_RE = /^[^*?[\]{}]+\/\*\*$/;
-/** A glob over every file of one extension (`**\/*.cpp`). */
-const LANGUAGE_GLOB_RE = /^\*\*\/\*\.\w+$/;
 
 /** How finish says that the globs matched no file of the tree (inferScope looks for it). */
 const NO_FILE_MATCHES = ': no file matches';
@@ -85,7 +81,7 @@ function finish(idx: FileIndex, signal: string[], globs: readonly string[], what
   // In a tree of some size, a folder that holds one file (`SDK/` with one header, a `templates/`
   // with one page), or a language the tree has one file of (the one `.cpp` example of a CodeQL
   // repository), is no part of the code to write rules for. In a small project it may be.
-  if (idx.files.length >= ONE_FILE_TREE && kept.globs.every((g) => FOLDER_GLOB_RE.test(g) || LANGUAGE_GLOB_RE.test(g)) && idx.matchingAny(kept.globs).size <= 1) {
+  if (idx.files.length >= ONE_FILE_TREE && kept.globs.every((g) => FOLDER_GLOB.test(g) || LANGUAGE_GLOB.test(g)) && idx.matchingAny(kept.globs).size <= 1) {
     return repoWide([...signal, `no scope: ${kept.globs.join(', ')} matches one file of the tree's ${idx.files.length}`]);
   }
   const globsLeft = idx.withoutCovered(kept.globs);
