@@ -81,7 +81,7 @@ function finish(idx: FileIndex, signal: string[], globs: readonly string[], what
   // In a tree of some size, a folder that holds one file (`SDK/` with one header, a `templates/`
   // with one page), or a language the tree has one file of (the one `.cpp` example of a CodeQL
   // repository), is no part of the code to write rules for. In a small project it may be.
-  if (idx.files.length >= ONE_FILE_TREE && kept.globs.every((g) => FOLDER_GLOB.test(g) || LANGUAGE_GLOB.test(g)) && idx.matchingAny(kept.globs).size <= 1) {
+  if (idx.files.length >= ONE_FILE_TREE && kept.globs.every((g) => (FOLDER_GLOB.test(g) || LANGUAGE_GLOB.test(g)) && idx.stat(g).count <= 1) && idx.matchingAny(kept.globs).size <= 1) {
     return repoWide([...signal, `no scope: ${kept.globs.join(', ')} matches one file of the tree's ${idx.files.length}`]);
   }
   const globsLeft = idx.withoutCovered(kept.globs);
