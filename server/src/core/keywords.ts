@@ -204,6 +204,11 @@ function isStop(c: number): boolean {
   return c <= 32 || c === 96 || c === 39 || c === 34 || c === 40 || c === 41 || c === 60 || c === 62 || c === 91 || c === 93 || c === 124 || c === 59;
 }
 
+/** A file's name with its extension (`pyproject.toml`, `Program.cs`), not a version number (`1.2`). */
+export function isFileName(word: string): boolean {
+  return /^[\w-]+\.[a-z][a-z0-9]{0,5}$/i.test(word) && !/^\d/.test(word);
+}
+
 function normaliseGlob(raw: string): string | null {
   let g = raw.replace(/^\.\//, '').replace(/^\/+/, '');
   if (!g || g.includes('\\') || g.split('/').some((seg) => seg === '..' || seg === '.')) return null;
@@ -258,12 +263,12 @@ function collectMentions(prose: string): Mention[] {
       const raw = m[1]!;
       if (raw.includes('*') || raw.endsWith('/') || raw.includes('://')) continue;
       // `pyproject.toml`, and the capitalised names of files without extension (`VERSION`, `Makefile`).
-      if ((/^[\w-]+\.[a-z][a-z0-9]{0,5}$/i.test(raw) && !/^\d/.test(raw)) || /^[A-Z][A-Za-z]{3,}$/.test(raw)) {
+      if (isFileName(raw) || /^[A-Z][A-Za-z]{3,}$/.test(raw)) {
         push(raw, 'file', raw);
         continue;
       }
       // A single word (`strict`) is too weak: only paths (`src/api`) count without a trailing slash.
-      // A path from the repository's root (`/api`, `/api/src/db.ts`) is one too.
+      // A path from the repository's root (`/api`, `/api/src`) is one too.
       if ((/^(?:\.\/)?[\w.-]+(?:\/[\w.-]+)+$/.test(raw) || /^\/[\w.-]+(?:\/[\w.-]+)*$/.test(raw)) && !raw.split('/').includes('..')) {
         // A leading slash stays: such a path is looked up at the root only (`/api`, not any `api/`).
         const d = raw.replace(/^\.\//, '');

@@ -23,7 +23,7 @@
 import type { ScopeBasis, ScopeResult } from './types.js';
 import { FOLDER_GLOB, type FileIndex, LANGUAGE_GLOB, depth, normName } from './file-index.js';
 import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, GENERAL_SUFFIX_RE, HOW_TO_RUN_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
-import { scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
+import { isFileName, scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
 
 /** Words of a heading that say whose rules, not what they are about. */
 const QUALIFIER_RE = /(?<![\p{L}\p{N}_])(?:project|repository|repo)(?![\p{L}\p{N}_])/giu;
@@ -387,7 +387,7 @@ function headingFile(idx: FileIndex, title: string): string | null {
     // A file name with its extension that several folders have below the root (`package.json` of
     // each package, `Program.cs` of each host): every file of that name. One such file is a file
     // the section happens to name, not a kind of file.
-    if (/^[\w-]+\.[a-z][a-z0-9]{0,5}$/i.test(w) && !/^\d/.test(w) && idx.stat(`**/${w}`).count >= 2) return `**/${w}`;
+    if (isFileName(w) && idx.stat(`**/${w}`).count >= 2) return `**/${w}`;
     // The release record a heading names by its word in any case (`Changelog Format` and
     // CHANGELOG.md): rules for writing it are for that file. Other words
     // that happen to be a root file's stem (`Testing` and TESTING.md) name a topic, not the file.
