@@ -193,6 +193,8 @@ describe('keyword signals', () => {
     expect(inferScope(h('CI'), '- Pin versions.', ci).applyTo).toEqual(['.github/workflows/**', '**/.gitlab-ci.yml', '**/azure-pipelines*.yml']);
     expect(inferScope(h('Azure Pipelines'), '- Pin versions.', ci).applyTo).toEqual(['**/azure-pipelines*.yml']);
     expect(inferScope(h('GitHub Actions'), '- Pin versions.', ci).applyTo).toEqual(['.github/workflows/**']);
+    // The singular names the same topic ("GitHub Action Plugins – Review Checklist").
+    expect(inferScope(h('GitHub Action Plugins – Review Checklist'), '- Is every Action pinned to a commit SHA?', ci).applyTo).toEqual(['.github/workflows/**']);
   });
 
   it('infrastructure and styles', () => {

@@ -293,7 +293,7 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'ci', name: 'CI', family: 'ci', language: false,
-    heading: words('ci/cd', 'cicd', 'continuous integration', 'continuous delivery', 'continuous deployment', 'github actions', 'actions workflows?', 'github workflows?', 'workflow files?', 'gitlab ci', 'azure pipelines', 'azure devops pipelines?', 'build pipelines?', 'ci pipelines?', 'jenkins', 'circleci'),
+    heading: words('ci/cd', 'cicd', 'continuous integration', 'continuous delivery', 'continuous deployment', 'github actions?', 'actions workflows?', 'github workflows?', 'workflow files?', 'gitlab ci', 'azure pipelines', 'azure devops pipelines?', 'build pipelines?', 'ci pipelines?', 'jenkins', 'circleci'),
     headingWeak: words('ci', 'pipelines'),
     primary: ['github actions', 'workflow files', '.github/workflows', 'ci/cd', 'gitlab-ci', 'jenkins', 'circleci', 'runs-on'],
     secondary: ['workflows', 'ci', 'actions/checkout', 'pipelines'],
