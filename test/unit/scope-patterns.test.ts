@@ -360,6 +360,20 @@ describe('scope patterns', () => {
     expect(heading('helper', lines.join('\n'), ['a/b/c/helper/x.ts', 'a/b/c/helper/y.ts', 'main.ts']).applyTo).toBeNull();
   });
 
+  it('4u. a package name joins the words a heading writes apart ("Workload API" is `workloadapi/`); test data named like it is not the package', () => {
+    const lines = ['- A source keeps serving the last good update.', '- Close the stream on shutdown.', '- No sleeps in tests.'];
+    const jvm = [
+      'core/src/main/java/io/acme/workloadapi/Source.java',
+      'core/src/main/java/io/acme/workloadapi/Client.java',
+      'core/src/test/java/io/acme/workloadapi/SourceTest.java',
+      'core/src/test/resources/testdata/workloadapi/cert.pem',
+      'core/src/main/java/io/acme/Main.java',
+      'README.md',
+    ];
+    expect(heading('Workload API', lines.join('\n'), jvm).applyTo).toEqual(['**/workloadapi/**']);
+    expect(heading('workload-api', lines.join('\n'), jvm).applyTo).toEqual(['**/workloadapi/**']);
+  });
+
   it('4g. a heading that names one kind of Copilot customization file is about that kind only', () => {
     const files = ['.github/prompts/release.prompt.md', '.github/agents/reviewer.agent.md', '.github/skills/db/SKILL.md', 'src/a.ts'];
     const body = '- Front matter first: `description`, then the body.\n- Keep each file under 200 lines.\n- Name files in kebab-case, e.g. `release.prompt.md`.\n';

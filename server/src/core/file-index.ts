@@ -20,9 +20,12 @@ export function depth(p: string): number {
   return n;
 }
 
-/** A directory or word as compared by name: `Azure_API`, `azure-api` and `azure api` are one name. */
+/**
+ * A directory or word as compared by name: `Azure_API`, `azure-api`, `azure api` and `azureapi` are one
+ * name (Java and Go packages join a name's words: "Workload API" is `workloadapi/`).
+ */
 export function normName(s: string): string {
-  return s.toLowerCase().replace(/[-_ .]+/g, '-').replace(/^-|-$/g, '');
+  return s.toLowerCase().replace(/[-_ .]+/g, '');
 }
 
 /** A predicate equal to picomatch(glob, { dot: true }), with literal shortcuts for the common shapes. */

@@ -458,6 +458,9 @@ const CONCEPT_ADJECTIVES = new Set(['common', 'shared', 'integration', 'general'
 /** Documentation folders (`docs/`, a docs site's `beeq-docs/`) hold pages about a concept, not its code. */
 const DOCS_DIR_RE = /^(?:docs?|documentation)$|[-_.](?:docs?|documentation)$/i;
 
+/** Folders of data or resources beside the code (`src/test/resources/testdata/`): a folder named there is not the code's. */
+const DATA_DIR_RE = /^(?:resources|testdata|fixtures)$/i;
+
 /** Java/Kotlin/Scala package folders: their depth is the package name, not the layout (`src/main/java/com/acme/domain`). */
 const JVM_PACKAGES_RE = /(?:^|\/)src\/(?:main|test)\/(?:java|kotlin|scala)\//;
 
@@ -556,7 +559,7 @@ function headingDirectories(idx: FileIndex, title: string): string[] {
   if (title.split(/[^\p{L}\p{N}_-]+/u).every((w) => !w || DIR_FILLER.has(w.toLowerCase()) || GENERAL_RE.test(w))) return [];
   const resolve = (name: string): string | null => {
     // Pages about a concept (`docs/design/`) are not the concept's code, as for concept folders.
-    const dirs = idx.dirsNamed(name).filter((d) => !d.split('/').slice(0, -1).some((x) => DOCS_DIR_RE.test(x)));
+    const dirs = idx.dirsNamed(name).filter((d) => !d.split('/').slice(0, -1).some((x) => DOCS_DIR_RE.test(x) || DATA_DIR_RE.test(x)));
     if (!dirs.length) return null;
     // Only an unambiguous directory a maintainer would name in a heading: the shallowest one,
     // alone at its depth, at most three levels down (not `src/a/b/c/logging/core`); or all of
