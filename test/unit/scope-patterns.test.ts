@@ -360,6 +360,14 @@ describe('scope patterns', () => {
     expect(heading('helper', lines.join('\n'), ['a/b/c/helper/x.ts', 'a/b/c/helper/y.ts', 'main.ts']).applyTo).toBeNull();
   });
 
+  it('4v. an acronym in the heading names the folder the body writes ("CLI Integration" and `cli/src/`), unless it is the project\'s name ("DSC Repository")', () => {
+    const files = ['cli/src/cli.ts', 'cli/src/helpers.ts', 'cli/package.json', 'ext/src/extension.ts', 'ext/src/panel.ts', 'dsc/src/main.rs', 'dsc/src/args.rs', 'lib/src/lib.rs', 'README.md'];
+    const body = ['- Every new metric is also added to the CLI in `cli/src/helpers.ts`.', '- Keep the output of `cli/src/cli.ts` stable.', '- Update the usage text.'].join('\n');
+    expect(heading('CLI Integration Requirement', body, files).applyTo).toEqual(['cli/**']);
+    const review = ['- Check `dsc/src/` for breaking changes of the command line.', '- Check `lib/src/` for unsafe code.', '- Be brief.'].join('\n');
+    expect(heading('Code Review Instructions for DSC Repository', review, files).applyTo).not.toEqual(['dsc/**']);
+  });
+
   it('4u. a package name joins the words a heading writes apart ("Workload API" is `workloadapi/`); test data named like it is not the package', () => {
     const lines = ['- A source keeps serving the last good update.', '- Close the stream on shutdown.', '- No sleeps in tests.'];
     const jvm = [

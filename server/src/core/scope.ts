@@ -404,6 +404,9 @@ function headingFile(idx: FileIndex, title: string): string | null {
 /** The root file that records releases, named by a heading word in any case (`Version control` is not the VERSION file). */
 const RELEASE_RECORD_RE = /^changelog$/i;
 
+/** A name followed by "repository" or "project" ("DSC Repository"): the project's name. */
+const PROJECT_NAME_RE = /[\p{L}\p{N}_-]+\s+(?:project|repository|repo)(?![\p{L}\p{N}_])/giu;
+
 /** Whether a heading word and a folder name are one name (`Analyzer` and `analyzer/`, `Cluster` and `clustering/`, `Command` and `commands/`, `Policy` and `policies/`). */
 function sameName(word: string, seg: string): boolean {
   if (word.length < 4 || seg.length < 4) return false;
@@ -425,7 +428,9 @@ function mostlyOutside(idx: FileIndex, globs: readonly string[], within: readonl
  * folders has the name of a heading word (not a generic one).
  */
 function foldersHeadingAndBodyName(idx: FileIndex, title: string, mentions: readonly Mention[]): Array<{ glob: string; raw: string; word: string }> {
+  // The word before "repository" or "project" is the project's name ("DSC Repository"), not a folder's.
   const words = title
+    .replace(PROJECT_NAME_RE, ' ')
     .split(/[^\p{L}\p{N}_-]+/u)
     .filter((w) => w && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w) && !GENERAL_RE.test(`${w}s`))
     .map((w) => ({ w, n: normName(w) }));
@@ -436,7 +441,7 @@ function foldersHeadingAndBodyName(idx: FileIndex, title: string, mentions: read
     const segs = m.value.split('/');
     for (let i = segs.length - 1; i >= 0; i--) {
       const seg = normName(segs[i]!);
-      const word = words.find((x) => sameName(x.n, seg));
+      const word = words.find((x) => (/^[A-Z]{2,3}$/.test(x.w) ? x.n === seg : sameName(x.n, seg)));
       if (!word) continue;
       // A hidden folder (`.github/`) is named by its dot, not by a word (GitHub).
       if (segs.slice(0, i + 1).some((x) => x.startsWith('.'))) break;
