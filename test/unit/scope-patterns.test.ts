@@ -360,6 +360,12 @@ describe('scope patterns', () => {
     expect(heading('helper', lines.join('\n'), ['a/b/c/helper/x.ts', 'a/b/c/helper/y.ts', 'main.ts']).applyTo).toBeNull();
   });
 
+  it('4w. a folder the heading writes as a path outranks a heading word that names another folder', () => {
+    const files = ['Source/com/Administrator.h', 'Source/com/Communicator.h', 'Source/Thunder/PluginHost.cpp', 'Source/Thunder/Config.h', 'Source/core/JSON.h', 'README.md'];
+    const body = ['- Every interface derives from `Core::IUnknown`.', '- The daemon in `Source/Thunder/` loads the stubs.', '- Release what you acquire.'].join('\n');
+    expect(heading('Thunder `com/` Layer — COM-RPC Infrastructure', body, files).applyTo).toEqual(['Source/com/**']);
+  });
+
   it('4v. an acronym in the heading names the folder the body writes ("CLI Integration" and `cli/src/`), unless it is the project\'s name ("DSC Repository")', () => {
     const files = ['cli/src/cli.ts', 'cli/src/helpers.ts', 'cli/package.json', 'ext/src/extension.ts', 'ext/src/panel.ts', 'dsc/src/main.rs', 'dsc/src/args.rs', 'lib/src/lib.rs', 'README.md'];
     const body = ['- Every new metric is also added to the CLI in `cli/src/helpers.ts`.', '- Keep the output of `cli/src/cli.ts` stable.', '- Update the usage text.'].join('\n');

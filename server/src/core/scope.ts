@@ -210,6 +210,14 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   // in `python/`, the bindings of a Rust project, is about that folder, not every .py file).
   // Unless three quarters or more of the topic's files lie elsewhere: a `gradle/` folder holds the
   // wrapper, the Gradle rules are for every build script.
+  // A folder the heading writes as a path ("Thunder `com/` Layer") is the strongest evidence there
+  // is: it outranks a heading word that names another folder (the project's `Source/Thunder/`).
+  const headPaths = pathSignal(idx, head.mentions, `${label} names`);
+  const headFolders = headPaths.globs.length > 0 && !headPaths.overview && headPaths.globs.every((g) => FOLDER_GLOB.test(g));
+  if (headFolders) {
+    const r = finish(idx, headPaths.evidence, headPaths.globs, 'paths in the heading', 'heading');
+    if (r.applyTo) return r;
+  }
   const agreed = foldersHeadingAndBodyName(idx, title, body().mentions);
   const topical = hits.length ? fromHeading(title, label, hits, body(), head, idx) : null;
   if (agreed.length && !(topical?.applyTo && mostlyOutside(idx, topical.applyTo, agreed.map((a) => a.glob)))) {
@@ -227,7 +235,6 @@ export function inferScope(section: { title: string; kind: string }, input: stri
 
   // 2. Paths named by the heading, then by the body. Path evidence outranks generic heading
   // words ("Billing API patterns" and src/billing_api/); such words only ask for more of it.
-  const headPaths = pathSignal(idx, head.mentions, `${label} names`);
   if (headPaths.globs.length && !headPaths.overview) return finish(idx, headPaths.evidence, headPaths.globs, 'paths in the heading', 'heading');
 
   const general = GENERAL_RE.test(title);
