@@ -249,9 +249,12 @@ describe('splitSections', () => {
   });
 
   it('chooses the split level', () => {
-    const lv = (src: string) => splitLevel(parseMarkdown(b(src)).headings);
+    const lv = (src: string) => splitLevel(parseMarkdown(b(src)).headings, b(src));
     expect(lv('# A\n## B\n## C\n')).toBe(2);
-    expect(lv('# A\n# B\n## C\n')).toBe(1);
+    // Level-1 title lines before the first deeper heading: the file's title, split at level 2.
+    expect(lv('# Copilot Instructions\n\n# Acme coding standards\nIntro.\n## Testing\n## Style\n')).toBe(2);
+    // A level-1 heading with text under it is a chapter, not a title line.
+    expect(lv('# A\ntext\n# B\n## C\n')).toBe(1);
     expect(lv('## Z\n# A\n## B\n')).toBe(1); // the H1 is not first
     expect(lv('# A\ntext\n')).toBe(1);
     expect(lv('### A\n#### B\n### C\n')).toBe(3);

@@ -196,7 +196,7 @@ function analyzeRepo(src: SourceFile): RepoAnalysis {
 
   const problems: Problem[] = [];
   if (parsed.frontMatter) problems.push(...frontMatterProblems(src.path, readFrontMatter(text)));
-  const level = splitLevel(parsed.headings);
+  const level = splitLevel(parsed.headings, bytes);
   const duplicates = duplicateHeadings(src.path, parsed.headings, level);
   problems.push(...duplicates);
   problems.push(...emptySections(src.path, bytes, parsed.headings));

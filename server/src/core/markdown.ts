@@ -132,12 +132,23 @@ export function lineOfOffset(lineStarts: readonly number[], offset: number): num
   return lo + 1;
 }
 
-/** The heading level the document is split at, or 0 when it has no heading. */
-export function splitLevel(headings: readonly Heading[]): number {
+/**
+ * The heading level the document is split at, or 0 when it has no heading. A file that opens with
+ * level-1 headings before any deeper one, all but the last without text under them (`# Copilot
+ * Instructions`, then `# Acme – Coding Standards`), has a title: it is split at level 2.
+ */
+export function splitLevel(headings: readonly Heading[], bytes: Uint8Array): number {
   if (!headings.length) return 0;
-  const h1 = headings.filter((h) => h.level === 1);
-  if (h1.length === 1 && headings[0]!.level === 1 && headings.some((h) => h.level === 2)) return 2;
+  const firstDeeper = headings.findIndex((h) => h.level > 1);
+  const titleLines = headings.slice(0, Math.max(firstDeeper - 1, 0)).every((h, i) => isBlank(bytes, h.end, headings[i + 1]!.start));
+  if (firstDeeper > 0 && titleLines && headings.slice(firstDeeper).every((h) => h.level > 1) && headings.some((h) => h.level === 2)) return 2;
   return Math.min(...headings.map((h) => h.level));
+}
+
+/** Whether bytes [from, to) are only spaces, tabs and line endings. */
+function isBlank(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (bytes[i] !== 0x20 && bytes[i] !== 0x09 && bytes[i] !== 0x0a && bytes[i] !== 0x0d) return false;
+  return true;
 }
 
 /**
@@ -147,7 +158,7 @@ export function splitLevel(headings: readonly Heading[]): number {
  */
 export function splitSections(sourcePath: string, bytes: Uint8Array, parsed: ParsedMarkdown, firstIndex: number): Section[] {
   const size = bytes.length;
-  const level = splitLevel(parsed.headings);
+  const level = splitLevel(parsed.headings, bytes);
   const cuts = parsed.headings.filter((h) => h.level === level);
   const parts: Array<{ start: number; end: number; title: string; level: number; kind: Section['kind'] }> = [];
   let pos = 0;
