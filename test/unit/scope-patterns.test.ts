@@ -194,6 +194,27 @@ describe('scope patterns', () => {
     expect(plan.sections.find((s) => s.title.startsWith('Thunder'))?.applyTo).toBe('Source/core/**');
   });
 
+  it('2f. a chapter about how to work gives up a part whose own heading names its folder; a project map stays whole', () => {
+    const files = ['schema/base.schema.json', 'schema/objects/point.schema.json', 'schema/objects/mesh.schema.json', 'tools/gen.py', 'tools/check.py', 'README.md'];
+    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep every definition small and document why it exists.`).join('\n');
+    const text = (chapter: string) =>
+      ['# Guide', '', 'Keep commits small.', '', `## ${chapter}`, '', 'How the pieces fit.', '', '### Schema hierarchy (`schema/`)', '', 'Every schema in `schema/` extends `schema/base.schema.json`.', rules('Schema', 12), '',
+        '### Python helpers', '', '```python\nimport json\n```\n\n```python\nprint(json.dumps({}))\n```', rules('Helper', 12), '', '### Releases', '', rules('Release', 12), ''].join('\n');
+    const plan = (chapter: string) => {
+      const snap = snapshot(text(chapter), files);
+      const p = buildPlan({ snapshot: snap, analysis: analyze(snap) });
+      expect(p.lossless.ok).toBe(true);
+      return p;
+    };
+    const arch = plan('Architecture');
+    expect(arch.sections.find((s) => s.title === 'Schema hierarchy (`schema/`)')?.applyTo).toBe('schema/**');
+    // Its code examples alone do not take a part out of a general chapter.
+    expect(arch.sections.some((s) => s.applyTo === '**/*.py')).toBe(false);
+    // "Project structure" is a map: it stays one piece, kept everywhere.
+    const map = plan('Project structure');
+    expect(map.sections.map((s) => [s.title, s.applyTo])).toEqual([['Preamble', null], ['Project structure', null]]);
+  });
+
   it('3. test globs follow the section language (Rust tests are .rs files under test folders)', () => {
     const files = ['crates/core/src/lib.rs', 'crates/core/tests/parse.rs', 'tests/integration.rs', 'web/app.test.ts', 'tests/Api.Tests/ProgramTests.cs'];
     const r = heading('Testing bar', 'Every change needs a `#[test]`. Run `cargo test --workspace` before pushing; use `assert_eq!`.\n', files);

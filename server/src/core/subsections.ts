@@ -11,7 +11,9 @@
  * about one of them, stay with it; a
  * subsection without a scope of its own takes the intro's (it sits under that heading); when
  * every part ends up with the same scope the section stays whole.
- * Two kinds of large section stay whole even so: one whose heading is about the project as a
+ * A chapter about how to work ("Architecture", "Testing workflow") gives up only the parts whose
+ * own heading names their folder ("Schema hierarchy (`schema/`)", "Internal package layers" with
+ * `internal/`). Two kinds of large section stay whole even so: one whose heading is about the project as a
  * whole (a "Project structure" map names folders to orient, not to give them rules), and one
  * with a scope of its own whose parts would mostly lose it (a plugin chapter with a testing
  * subsection is still about plugins).
@@ -27,6 +29,9 @@ import { GENERAL_CORE_RE, TOPICS } from './taxonomy.js';
 
 /** A top-level section is split only from this many characters on. */
 const SPLIT_FROM_CHARS = 2000;
+
+/** A heading about the project as a whole ("Project structure", "Overview"): a map that names folders to orient, never split. */
+const PROJECT_MAP_RE = /(?<![\p{L}\p{N}_])(?:overview|introduction|about|summary|project|repository|repo|structure|layout|organi[sz]ation|getting started)(?![\p{L}\p{N}_])/iu;
 
 /** A subsection smaller than this (about ten lines) stays with its chapter whatever its own scope: a file for a few lines is not worth its own glob. */
 export const MIN_PART_BYTES = 600;
@@ -94,7 +99,9 @@ export function splitSubsections(sections: readonly Section[], src: Buffer, head
 
 function partsOf(section: Section, src: Buffer, headings: readonly Heading[], infer: (s: Section) => ScopeResult): Unit[] | null {
   const { start, end } = section.ranges[0]!;
-  if (end - start <= SPLIT_FROM_CHARS || GENERAL_CORE_RE.test(section.title)) return null;
+  if (end - start <= SPLIT_FROM_CHARS || PROJECT_MAP_RE.test(section.title)) return null;
+  // A chapter about how to work ("Architecture", "Testing workflow") keeps its parts unless a part's own heading names its folder.
+  const generalChapter = GENERAL_CORE_RE.test(section.title);
   const text = src.toString('utf8', start, end);
   if (text.length <= SPLIT_FROM_CHARS) return null;
   // The section's own heading opens it; its subsections are the next level found below it.
@@ -125,6 +132,9 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
   const whole = (): ScopeResult => (wholeScope ??= infer(section));
   for (const s of sections.slice(1)) {
     let own = ownScope(infer(s));
+    if (generalChapter && own.applyTo !== null && own.basis !== 'heading') {
+      own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: a part of ${JSON.stringify(section.title)} leaves it only when its own heading names its folder`] };
+    }
     const bytes = s.ranges[0]!.end - s.ranges[0]!.start;
     if (own.applyTo !== null && bytes < MIN_PART_BYTES) {
       own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: ${bytes} bytes is too small to leave its chapter (${MIN_PART_BYTES} from)`] };
