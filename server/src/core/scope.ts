@@ -204,12 +204,6 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   if (hits.length && !strongHit && section.kind !== 'topic' && GENERAL_CORE_RE.test(title.replace(REVIEW_OF_RE, '').replace(QUALIFIER_RE, ' '))) {
     return repoWide([`no scope: the ${label} ${quote(title)} is about how to work more than about files`]);
   }
-  // The heading names what the section is about and the body writes where it is (`transx`
-  // Library Instructions ... "This directory (`transx/`)"): that folder, whatever generic words
-  // the heading has. Path evidence outranks a topic the heading names ("python" whose body works
-  // in `python/`, the bindings of a Rust project, is about that folder, not every .py file).
-  // Unless three quarters or more of the topic's files lie elsewhere: a `gradle/` folder holds the
-  // wrapper, the Gradle rules are for every build script.
   // A folder the heading writes as a path ("Thunder `com/` Layer") is the strongest evidence there
   // is: it outranks a heading word that names another folder (the project's `Source/Thunder/`).
   const headPaths = pathSignal(idx, head.mentions, `${label} names`);
@@ -218,6 +212,12 @@ export function inferScope(section: { title: string; kind: string }, input: stri
     const r = finish(idx, headPaths.evidence, headPaths.globs, 'paths in the heading', 'heading');
     if (r.applyTo) return r;
   }
+  // The heading names what the section is about and the body writes where it is (`transx`
+  // Library Instructions ... "This directory (`transx/`)"): that folder, whatever generic words
+  // the heading has. Path evidence outranks a topic the heading names ("python" whose body works
+  // in `python/`, the bindings of a Rust project, is about that folder, not every .py file).
+  // Unless three quarters or more of the topic's files lie elsewhere: a `gradle/` folder holds the
+  // wrapper, the Gradle rules are for every build script.
   const agreed = foldersHeadingAndBodyName(idx, title, body().mentions);
   const topical = hits.length ? fromHeading(title, label, hits, body(), head, idx) : null;
   if (agreed.length && !(topical?.applyTo && mostlyOutside(idx, topical.applyTo, agreed.map((a) => a.glob)))) {
