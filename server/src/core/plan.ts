@@ -10,7 +10,6 @@
  * A large section whose subsections have different scopes is decided part by part
  * (subsections.ts); the output bytes and the lossless proof are built by plan-outputs.ts.
  */
-import { isUtf8 } from 'node:buffer';
 import type { Analysis, ByteRange, ScopeResult, Section, Snapshot, SourceFile } from './types.js';
 import type { ExcludeAgent, Override, Plan, PlanBody, PlanSection, Operation } from '../schemas/plan.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath, joinApplyTo, splitApplyTo } from './copilot-format.js';
@@ -24,7 +23,7 @@ import { type Candidate, SectionText, inferScope, scopeCandidates, topicOf } fro
 import { fileSlug, slugAllocator } from './slug.js';
 import { type ParentHeading, type Unit, splitSubsections } from './subsections.js';
 import { buildOutputs } from './plan-outputs.js';
-import { Utf8Slicer } from './utf8.js';
+import { slicerOf, type Utf8Slicer } from './utf8.js';
 
 export { verifyLossless } from './lossless.js';
 export { dominantEol } from './plan-outputs.js';
@@ -140,7 +139,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
 
   const index = new FileIndex(snapshot.files);
   // Each section's text is sliced from the file's text (decoded once, by analyze) and scanned once, whichever steps ask about it.
-  const whole = repo && isUtf8(src) ? new Utf8Slicer(repo.bytes) : null;
+  const whole = repo ? slicerOf(repo.bytes) : null;
   const texts = new Map<Section, SectionText>();
   const textOf = (section: Section): SectionText => {
     let t = texts.get(section);

@@ -16,6 +16,8 @@
 import type { Plan } from '../schemas/plan.js';
 import { REPO_WIDE_PATH } from './copilot-format.js';
 import { sanitize } from './sanitize.js';
+import { slicerOf, Utf8Slicer, utf8Text } from './utf8.js';
+import { isUtf8 } from 'node:buffer';
 
 export const CONTEXT = 2;
 export const MOVED_SHOWN = 12;
@@ -45,15 +47,34 @@ interface Segment {
 }
 
 const decoder = new TextDecoder();
-const text = (bytes: Uint8Array, a: number, b: number): string => decoder.decode(bytes.subarray(a, b));
+
+/**
+ * The text of byte ranges of one file. A large file has hundreds of pieces: they are sliced from
+ * its text, decoded once (core/utf8.ts), not decoded one by one.
+ */
+class Texts {
+  private readonly slicer: Utf8Slicer | null;
+  /** `text`: the bytes' text when the caller has it (the file after the plan is a string). */
+  constructor(
+    private readonly bytes: Uint8Array,
+    text?: string,
+  ) {
+    this.slicer = text === undefined ? slicerOf(bytes) : isUtf8(bytes) ? new Utf8Slicer(bytes, text) : null;
+  }
+  /** The bytes [a, b) as text (what TextDecoder gives: a BOM at the very start is dropped). */
+  of(a: number, b: number): string {
+    const s = this.slicer?.slice(a, b) ?? null;
+    if (s === null) return decoder.decode(this.bytes.subarray(a, b));
+    return a === 0 && s.charCodeAt(0) === 0xfeff ? s.slice(1) : s;
+  }
+}
 
 function lineCount(s: string): number {
   if (s === '') return 0;
   let breaks = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 10 || (c === 13 && s.charCodeAt(i + 1) !== 10)) breaks++;
-  }
+  for (let i = s.indexOf('\n'); i !== -1; i = s.indexOf('\n', i + 1)) breaks++;
+  // A lone CR (not before LF) ends a line too.
+  for (let i = s.indexOf('\r'); i !== -1; i = s.indexOf('\r', i + 1)) if (s.charCodeAt(i + 1) !== 10) breaks++;
   const last = s.charCodeAt(s.length - 1);
   return last === 10 || last === 13 ? breaks : breaks + 1;
 }
@@ -65,7 +86,7 @@ function linesOf(s: string): string[] {
 }
 
 /** The source bytes [a, b) that leave the file, split by the output each part goes to. */
-function leaving(plan: Plan, before: Uint8Array, a: number, b: number): Segment[] {
+function leaving(plan: Plan, before: Texts, a: number, b: number): Segment[] {
   const elsewhere = plan.lossless.outputs
     .filter((o) => o.path !== REPO_WIDE_PATH)
     .flatMap((o) => o.pieces.filter((p) => p.sourcePath === REPO_WIDE_PATH && p.sourceEnd > a && p.sourceStart < b).map((p) => ({ p, to: o.path })))
@@ -75,16 +96,18 @@ function leaving(plan: Plan, before: Uint8Array, a: number, b: number): Segment[
   for (const { p, to } of elsewhere) {
     const s = Math.max(p.sourceStart, a);
     const e = Math.min(p.sourceEnd, b);
-    if (s > at) out.push({ op: '-', text: text(before, at, s), to: null });
-    if (e > s) out.push({ op: '-', text: text(before, Math.max(s, at), e), to });
+    if (s > at) out.push({ op: '-', text: before.of(at, s), to: null });
+    if (e > s) out.push({ op: '-', text: before.of(Math.max(s, at), e), to });
     at = Math.max(at, e);
   }
-  if (at < b) out.push({ op: '-', text: text(before, at, b), to: null });
+  if (at < b) out.push({ op: '-', text: before.of(at, b), to: null });
   return out;
 }
 
 /** The file's bytes in order, each run marked as staying, leaving or new. */
-function segments(plan: Plan, before: Uint8Array, after: Uint8Array): Segment[] {
+function segments(plan: Plan, before: Uint8Array, after: Uint8Array, afterText: string): Segment[] {
+  const was = new Texts(before);
+  const now = new Texts(after, afterText);
   const output = plan.lossless.outputs.find((o) => o.path === REPO_WIDE_PATH);
   const items = [
     ...(output?.pieces ?? []).map((p) => ({ start: p.outputStart, piece: p, gen: null })),
@@ -93,14 +116,14 @@ function segments(plan: Plan, before: Uint8Array, after: Uint8Array): Segment[] 
   const out: Segment[] = [];
   let cursor = 0;
   for (const { piece, gen } of items) {
-    if (gen) out.push({ op: '+', text: text(after, gen.outputStart, gen.outputEnd), to: null });
+    if (gen) out.push({ op: '+', text: now.of(gen.outputStart, gen.outputEnd), to: null });
     else if (piece && piece.sourcePath === REPO_WIDE_PATH) {
-      if (piece.sourceStart > cursor) out.push(...leaving(plan, before, cursor, piece.sourceStart));
-      out.push({ op: ' ', text: text(before, piece.sourceStart, piece.sourceEnd), to: null });
+      if (piece.sourceStart > cursor) out.push(...leaving(plan, was, cursor, piece.sourceStart));
+      out.push({ op: ' ', text: was.of(piece.sourceStart, piece.sourceEnd), to: null });
       cursor = Math.max(cursor, piece.sourceEnd);
-    } else if (piece) out.push({ op: '+', text: text(after, piece.outputStart, piece.outputEnd), to: null });
+    } else if (piece) out.push({ op: '+', text: now.of(piece.outputStart, piece.outputEnd), to: null });
   }
-  if (cursor < before.length) out.push(...leaving(plan, before, cursor, before.length));
+  if (cursor < before.length) out.push(...leaving(plan, was, cursor, before.length));
   return out;
 }
 
@@ -114,27 +137,73 @@ function sanitized(rows: DiffRow[], lineMax: number): DiffRow[] {
   return rows.map((r) => (r.op === '…' ? r : { ...r, text: sanitize(r.text, lineMax) }));
 }
 
-const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
+/** `n` with thousands separators (what toLocaleString('en-US') gives for a count, without its cost per call). */
+const plural = (n: number, one: string) => `${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} ${one}${n === 1 ? '' : 's'}`;
 
-/** Unchanged runs keep CONTEXT lines next to a change; moved runs show their first MOVED_SHOWN lines. */
-function bound(rows: DiffRow[]): DiffRow[] {
-  const out: DiffRow[] = [];
-  for (let i = 0; i < rows.length; ) {
-    const r = rows[i]!;
-    let j = i;
-    while (j < rows.length && rows[j]!.op === r.op && rows[j]!.to === r.to) j++;
-    const run = rows.slice(i, j);
-    if (r.op === ' ') {
-      const head = i === 0 ? 0 : CONTEXT;
-      const tail = j === rows.length ? 0 : CONTEXT;
-      if (run.length > head + tail + 1) {
-        out.push(...run.slice(0, head), { op: '…', text: `${plural(run.length - head - tail, 'unchanged line')}`, to: null }, ...run.slice(run.length - tail));
-      } else out.push(...run);
-    } else if (r.op === '-' && run.length > MOVED_SHOWN + 1) {
-      out.push(...run.slice(0, MOVED_SHOWN), { op: '…', text: `${plural(run.length - MOVED_SHOWN, 'more line')} ${r.to ? `moved to ${r.to}` : 'removed'}`, to: r.to });
-    } else out.push(...run);
-    i = j;
+/** Consecutive segments with one op and one destination, and how many rows (lines) they make. */
+interface Run {
+  op: Segment['op'];
+  to: string | null;
+  segs: Segment[];
+  rows: number;
+}
+
+function runsOf(segs: Segment[]): Run[] {
+  const runs: Run[] = [];
+  for (const s of segs) {
+    const last = runs[runs.length - 1];
+    if (last && last.op === s.op && last.to === s.to) {
+      last.segs.push(s);
+      last.rows += lineCount(s.text);
+    } else runs.push({ op: s.op, to: s.to, segs: [s], rows: lineCount(s.text) });
   }
+  return runs;
+}
+
+/** The first `k` rows of a run (all: Infinity), splitting only the segments they come from. */
+function headRows(run: Run, k: number): DiffRow[] {
+  const out: DiffRow[] = [];
+  for (const s of run.segs) {
+    if (out.length >= k) break;
+    for (const line of linesOf(s.text)) {
+      if (out.length >= k) break;
+      out.push({ op: s.op, text: line, to: s.to });
+    }
+  }
+  return out;
+}
+
+/** The last `k` rows of a run. */
+function tailRows(run: Run, k: number): DiffRow[] {
+  const out: DiffRow[][] = [];
+  let n = 0;
+  for (let i = run.segs.length - 1; i >= 0 && n < k; i--) {
+    const s = run.segs[i]!;
+    const lines = linesOf(s.text).slice(-(k - n));
+    out.unshift(lines.map((line) => ({ op: s.op, text: line, to: s.to })));
+    n += lines.length;
+  }
+  return out.flat();
+}
+
+/**
+ * Unchanged runs keep CONTEXT lines next to a change; moved runs show their first MOVED_SHOWN
+ * lines. Only the lines shown are split out of the text: a large file's rows are counted, not made.
+ */
+function bound(segs: Segment[]): DiffRow[] {
+  const out: DiffRow[] = [];
+  const runs = runsOf(segs);
+  runs.forEach((run, i) => {
+    if (run.op === ' ') {
+      const head = i === 0 ? 0 : CONTEXT;
+      const tail = i === runs.length - 1 ? 0 : CONTEXT;
+      if (run.rows > head + tail + 1) {
+        out.push(...headRows(run, head), { op: '…', text: `${plural(run.rows - head - tail, 'unchanged line')}`, to: null }, ...tailRows(run, tail));
+      } else out.push(...headRows(run, Infinity));
+    } else if (run.op === '-' && run.rows > MOVED_SHOWN + 1) {
+      out.push(...headRows(run, MOVED_SHOWN), { op: '…', text: `${plural(run.rows - MOVED_SHOWN, 'more line')} ${run.to ? `moved to ${run.to}` : 'removed'}`, to: run.to });
+    } else out.push(...headRows(run, Infinity));
+  });
   if (out.length <= MAX_ROWS) return out;
   const shown = out.slice(0, MAX_ROWS - 1);
   return [...shown, { op: '…', text: `${plural(out.length - shown.length, 'more row')} of this diff not shown; every moved line is in its destination file`, to: null }];
@@ -148,15 +217,17 @@ export function repoWideDiff(plan: Plan, before: Uint8Array, { whole = false }: 
   const op = plan.operations.find((o) => o.path === REPO_WIDE_PATH);
   if (!op) return null;
   const after = new TextEncoder().encode(op.content ?? '');
-  const b = text(before, 0, before.length);
+  // The file before, as TextDecoder reads it (a BOM dropped); its text is decoded once for the analysis and the plan (core/utf8.ts).
+  const whole0 = utf8Text(before);
+  const b = whole0.charCodeAt(0) === 0xfeff ? whole0.slice(1) : whole0;
   const a = op.content ?? '';
-  const nonEmpty = segments(plan, before, after).filter((s) => s.text !== '');
+  const nonEmpty = segments(plan, before, after, a).filter((s) => s.text !== '');
   return {
     path: REPO_WIDE_PATH,
     op: op.op,
     before: { lines: lineCount(b), chars: b.length },
     after: { lines: lineCount(a), chars: a.length },
     // Bounded: the rows are chosen by their kind alone, so only the rows kept are sanitized.
-    rows: whole ? sanitized(rowsOf(nonEmpty), Number.MAX_SAFE_INTEGER) : sanitized(bound(rowsOf(nonEmpty)), LINE_MAX),
+    rows: whole ? sanitized(rowsOf(nonEmpty), Number.MAX_SAFE_INTEGER) : sanitized(bound(nonEmpty), LINE_MAX),
   };
 }

@@ -4,6 +4,8 @@
  * never written to; decoding a large file costs more than the slices taken from it.
  */
 
+import { isUtf8 } from 'node:buffer';
+
 /** Keeps a BOM as U+FEFF, as Buffer#toString does. */
 const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const texts = new WeakMap<Uint8Array, string>();
@@ -22,9 +24,12 @@ export class Utf8Slicer {
   private readonly extra: number[] = [];
   private readonly text: string;
 
-  /** `bytes` must be valid UTF-8 (buffer.isUtf8). */
-  constructor(private readonly bytes: Uint8Array) {
-    this.text = utf8Text(bytes);
+  /** `bytes` must be valid UTF-8 (buffer.isUtf8); `text`, when the caller has it, must be their text. */
+  constructor(
+    private readonly bytes: Uint8Array,
+    text?: string,
+  ) {
+    this.text = text ?? utf8Text(bytes);
     let extra = 0;
     for (let i = 0; i < bytes.length; i++) {
       const b = bytes[i]!;
@@ -59,4 +64,13 @@ export class Utf8Slicer {
     if (!this.boundary(start) || !this.boundary(end)) return null;
     return this.text.slice(this.index(start), this.index(end));
   }
+}
+
+const slicers = new WeakMap<Uint8Array, Utf8Slicer | null>();
+
+/** The slicer of `bytes`, made once per bytes object (the plan and its diff slice the same file); null when they are not valid UTF-8. */
+export function slicerOf(bytes: Uint8Array): Utf8Slicer | null {
+  let s = slicers.get(bytes);
+  if (s === undefined) slicers.set(bytes, (s = isUtf8(bytes) ? new Utf8Slicer(bytes) : null));
+  return s;
 }
