@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { approveForm, FORM_MAX_CHARS, migrateForm, questionForm, rollbackForm } from '../../server/src/core/form-render.js';
-import { code, safeJson, sanitize } from '../../server/src/core/sanitize.js';
+import { code, safeJson, sanitize, thousands } from '../../server/src/core/sanitize.js';
 import type { Plan } from '../../server/src/schemas/plan.js';
 import { loadFigure } from '../../server/src/core/loads.js';
 import { runs } from '../helpers/runs.js';
@@ -170,6 +170,16 @@ describe('sanitize and code', () => {
     expect(sanitize('\u202Eabc\u2066')).toBe('\\u202Eabc\\u2066');
     expect(sanitize('x'.repeat(500), 10)).toBe(`${'x'.repeat(10)}… (500 bytes)`);
     expect(sanitize('😀'.repeat(10), 3)).toMatch(/^😀… \(40 bytes\)$/);
+  });
+
+  it('counts read as toLocaleString("en-US") writes them, without loading the locale data', () => {
+    expect([0, 7, 999, 1000, 12345, 1234567, -4321].map(thousands)).toEqual(['0', '7', '999', '1,000', '12,345', '1,234,567', '-4,321']);
+    fc.assert(
+      fc.property(fc.oneof(fc.integer(), fc.maxSafeInteger(), fc.double({ noNaN: true })), (n) => {
+        expect(thousands(n)).toBe(n.toLocaleString('en-US'));
+      }),
+      { numRuns: runs(300) },
+    );
   });
 
   it('code spans survive any backtick run', () => {

@@ -17,7 +17,7 @@ import type { DuplicateRule } from '../core/agents/duplicates.js';
 import type { Plan } from '../schemas/plan.js';
 import { budgetWarnings, figureLine, SURFACE_NAMES, type LoadFigure } from '../core/loads.js';
 import type { Recovery } from './recover.js';
-import { sanitize } from '../core/sanitize.js';
+import { sanitize, thousands } from '../core/sanitize.js';
 
 /** The most items of one list in a result, and the longest string kept in full. */
 const MAX_ITEMS = 100;
@@ -29,7 +29,7 @@ const PLAN_RESOURCE = 'copilot-onboarding://plan/current';
 /** A string cut to `max` characters, ending with its full size, so a cut is never silent. */
 function clip(value: string, max = MAX_STRING): string {
   if (value.length <= max) return value;
-  return `${value.slice(0, /[\ud800-\udbff]/.test(value[max - 1] ?? '') ? max - 1 : max)}… (${Buffer.byteLength(value, 'utf8').toLocaleString('en-US')} bytes)`;
+  return `${value.slice(0, /[\ud800-\udbff]/.test(value[max - 1] ?? '') ? max - 1 : max)}… (${thousands(Buffer.byteLength(value, 'utf8'))} bytes)`;
 }
 const clipOrNull = (v: string | null, max = MAX_STRING) => (v === null ? null : clip(v, max));
 /** An untrusted string (already clipped) for the text renderings: one line, no control, escape or bidi character. */
@@ -128,7 +128,7 @@ function agentLines(f: AnalysisFacts): string[] {
     for (const e of f.inventory.slice(0, MAX_TEXT_ITEMS)) {
       const rule = e.rule ? `; ${e.rule.activation}${e.rule.globs.length ? ` ${t(e.rule.globs.join(', '))}` : ''}` : '';
       const reads = e.readBy.map((r) => ({ surface: r.surface, ...(r.when ? { when: r.when } : {}) }));
-      lines.push(`  ${t(e.path)}  ${e.format} (${e.agent}), ${e.size.toLocaleString('en-US')} bytes, ${e.lines} lines${rule}; read by ${surfaceList(reads)}`);
+      lines.push(`  ${t(e.path)}  ${e.format} (${e.agent}), ${thousands(e.size)} bytes, ${e.lines} lines${rule}; read by ${surfaceList(reads)}`);
       for (const p of e.rule?.problems ?? []) lines.push(`    note: ${t(p)}`);
     }
   }
@@ -166,7 +166,7 @@ export type AnalysisFacts = ReturnType<typeof analysisFacts>;
 /** `next` is the step to suggest, named for the channel (a tool name or a command). */
 export function analysisText(f: AnalysisFacts, next = 'onboarding_propose builds a plan (it changes no instruction file).'): string {
   const lines = [`Pattern: ${f.pattern}.`];
-  for (const s of f.sources) lines.push(`Source ${t(s.path)} (${s.kind}): ${s.chars.toLocaleString('en-US')} characters, ${s.lines} lines.`);
+  for (const s of f.sources) lines.push(`Source ${t(s.path)} (${s.kind}): ${thousands(s.chars)} characters, ${s.lines} lines.`);
   for (const r of f.refused) lines.push(`Refused ${t(r.path)}: ${t(r.reason)}.`);
   if (f.sections.length) {
     lines.push(`${f.truncated?.counts.sections ?? f.sections.length} section(s):`);
@@ -329,7 +329,7 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   }
   lines.push(...nearText(f), ...sharedRulesText(f));
   lines.push('', 'Operations:');
-  for (const o of f.operations.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${o.op.padEnd(6)} ${t(o.path)} (${o.size.toLocaleString('en-US')} bytes)`);
+  for (const o of f.operations.slice(0, MAX_TEXT_ITEMS)) lines.push(`  ${o.op.padEnd(6)} ${t(o.path)} (${thousands(o.size)} bytes)`);
   const ops = f.truncated?.counts.operations ?? f.operations.length;
   if (ops > MAX_TEXT_ITEMS) lines.push(`  … and ${ops - MAX_TEXT_ITEMS} more: resource ${PLAN_RESOURCE} and ${f.planFile} have them all.`);
   if (!f.operations.length) lines.push('  none');
@@ -394,7 +394,7 @@ function choiceText(s: NonNullable<PlanFacts['sharedRules']>): string[] {
   return ['', `Shared rules: ${s.choice === 'keep' ? 'every copy stays as it is' : `${s.choice === 'copilot' ? "Copilot's repository-wide file" : 'AGENTS.md'} holds them`} (chosen by ${from}).`, ...notes];
 }
 
-const n = (v: number) => v.toLocaleString('en-US');
+const n = thousands;
 const statText = (s: { mean: number; median: number; p90: number; max: number }) => `mean ${n(s.mean)}, median ${n(s.median)}, p90 ${n(s.p90)}, max ${n(s.max)}`;
 
 /** The figure and the leftover report: always-on size, per-file figure per surface, top folders, largest kept sections. */

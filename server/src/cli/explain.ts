@@ -8,10 +8,10 @@ import type { Command } from 'commander';
 import { explain } from '../app/explain.js';
 import type { Explanation } from '../app/loads.js';
 import type { Attached } from '../core/loads.js';
-import { sanitizeLines } from '../core/sanitize.js';
+import { sanitizeLines, thousands } from '../core/sanitize.js';
 import { jsonOk, resolveWorkspace, writeJson, type CliIo } from './common.js';
 
-const n = (v: number) => v.toLocaleString('en-US');
+const n = thousands;
 
 function side(label: string, s: { attached: Attached[]; skipped: Attached[]; chars: number }): string[] {
   const lines = [`  ${label}: ${n(s.chars)} characters`];

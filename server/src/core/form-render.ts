@@ -17,7 +17,7 @@
  * character reaches the person and no single value can push the question off the screen.
  */
 import type { Plan } from '../schemas/plan.js';
-import { code, prose } from './sanitize.js';
+import { code, prose, thousands } from './sanitize.js';
 import { figureLine, type LoadFigure } from './loads.js';
 
 /** The most characters a form message may have. */
@@ -31,7 +31,7 @@ const GLOB_MAX = 100;
 const TITLES_SHOWN = 3;
 const TITLE_MAX = 60;
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = thousands;
 const plural = (n: number, one: string, many = `${one}s`) => `${fmt(n)} ${n === 1 ? one : many}`;
 
 /** Join blocks with a blank line, dropping list items from the end until the whole fits. */

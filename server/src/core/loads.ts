@@ -24,6 +24,7 @@
 import picomatch from 'picomatch';
 import { countChars } from './analyze.js';
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, readFrontMatter, REPO_WIDE_PATH, splitApplyTo } from './copilot-format.js';
+import { thousands } from './sanitize.js';
 
 export const SURFACES = ['code-review', 'cloud-agent', 'vscode-chat'] as const;
 export type Surface = (typeof SURFACES)[number];
@@ -375,7 +376,7 @@ export interface BudgetWarning {
 export function budgetWarnings(f: LoadFigure, budget: number | undefined): BudgetWarning[] {
   if (budget === undefined) return [];
   const s = f.surfaces.find((x) => x.surface === f.headline)!;
-  const fmt = (n: number) => n.toLocaleString('en-US');
+  const fmt = thousands;
   if (f.alwaysOn.after > budget) {
     return [{ code: 'REPO_WIDE_TOO_LONG', message: `${REPO_WIDE_PATH} keeps ${fmt(f.alwaysOn.after)} characters after the plan, attached to every request; the budget is ${fmt(budget)} per file.` }];
   }

@@ -15,7 +15,7 @@
  */
 import type { Plan } from '../schemas/plan.js';
 import { REPO_WIDE_PATH } from './copilot-format.js';
-import { sanitize } from './sanitize.js';
+import { sanitize, thousands } from './sanitize.js';
 import { slicerOf, Utf8Slicer, utf8Text } from './utf8.js';
 import { isUtf8 } from 'node:buffer';
 
@@ -137,8 +137,7 @@ function sanitized(rows: DiffRow[], lineMax: number): DiffRow[] {
   return rows.map((r) => (r.op === '…' ? r : { ...r, text: sanitize(r.text, lineMax) }));
 }
 
-/** `n` with thousands separators (what toLocaleString('en-US') gives for a count, without its cost per call). */
-const plural = (n: number, one: string) => `${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} ${one}${n === 1 ? '' : 's'}`;
+const plural = (n: number, one: string) => `${thousands(n)} ${one}${n === 1 ? '' : 's'}`;
 
 /** Consecutive segments with one op and one destination, and how many rows (lines) they make. */
 interface Run {

@@ -24,6 +24,7 @@ import type { RefusedSource, Snapshot, SourceFile, SourceKind } from '../core/ty
 import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH } from '../core/copilot-format.js';
 import { STATE_DIR } from './layout.js';
 import { isWithin, type NotRead, readRegularFileSync } from './workspace.js';
+import { thousands } from '../core/sanitize.js';
 
 const DEFAULT_MAX_SOURCE_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 200_000;
@@ -112,7 +113,7 @@ async function readSource(root: string, realRoot: string, rel: string, maxBytes:
     return { ok: false, reason: `it cannot be read (${errnoOf(e)})` };
   }
   if ('notRegular' in data) return { ok: false, reason: 'it is not a regular file' };
-  if ('tooLarge' in data) return { ok: false, reason: `it is ${data.tooLarge.toLocaleString('en-US')} bytes, over the ${maxBytes.toLocaleString('en-US')}-byte limit` };
+  if ('tooLarge' in data) return { ok: false, reason: `it is ${thousands(data.tooLarge)} bytes, over the ${thousands(maxBytes)}-byte limit` };
   const bytes = new Uint8Array(data.buffer, data.byteOffset, data.length);
   const nul = bytes.indexOf(0);
   if (nul >= 0) return { ok: false, reason: `it looks binary (NUL byte at offset ${nul})` };

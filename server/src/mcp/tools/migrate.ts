@@ -8,6 +8,7 @@ import { registerTool } from './lazy-schemas.js';
 import { REFUSED, success } from './call-result.js';
 import { gateRefusal, runGate } from './gate.js';
 import { errorShape } from './schemas.js';
+import { thousands } from '../../core/sanitize.js';
 
 const migrateInput = () => ({
   planId: z.string().optional().describe('The approved plan to apply (default: the current plan). Confirmation comes only from the human.'),
@@ -96,7 +97,7 @@ export function registerMigrateTool(mcp: McpServer, ctx: ToolContext): void {
           const result = gate.result;
           const lines = [
             `Migrated with plan ${plan.planId} (migration ${migrationId}). Lossless check on disk passed.`,
-            ...result.written.map((w) => `  ${w.op.padEnd(6)} ${w.path}${w.op === 'delete' ? '' : ` (${w.size.toLocaleString('en-US')} bytes)`}`),
+            ...result.written.map((w) => `  ${w.op.padEnd(6)} ${w.path}${w.op === 'delete' ? '' : ` (${thousands(w.size)} bytes)`}`),
             `Backup: ${result.backup.archive} (manifest ${result.backup.manifest}).`,
             'To undo: onboarding_rollback, or `copilot-onboarding rollback` in a terminal.',
           ];

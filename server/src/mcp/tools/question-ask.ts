@@ -6,6 +6,7 @@ import { elicit } from '../elicit.js';
 import type { ToolContext } from '../context.js';
 import { registerTool } from './lazy-schemas.js';
 import { REFUSED, guarded, refusal, success } from './call-result.js';
+import { thousands } from '../../core/sanitize.js';
 
 const QUESTION_MAX_CHARS = 10_000;
 const ANSWER_MAX_CHARS = 100_000;
@@ -52,7 +53,7 @@ export function registerQuestionAskTool(mcp: McpServer, ctx: ToolContext): Regis
           return refusal(
             {
               code: ErrorCode.INVALID_INPUT,
-              message: `The question is longer than a form shows (${FORM_MAX_CHARS.toLocaleString('en-US')} characters once made safe to show); nobody was asked.`,
+              message: `The question is longer than a form shows (${thousands(FORM_MAX_CHARS)} characters once made safe to show); nobody was asked.`,
               next: 'Ask a shorter question, or split it into several.',
             },
             { ...REFUSED.questionAsk },
