@@ -381,6 +381,18 @@ describe('scope patterns', () => {
     expect(heading('helper', lines.join('\n'), ['a/b/c/helper/x.ts', 'a/b/c/helper/y.ts', 'main.ts']).applyTo).toBeNull();
   });
 
+  it('4x. documentation rules are for the docs folder when it holds most of the Markdown; Markdown rules stay for every .md file', () => {
+    const site = ['docs/src/index.md', 'docs/src/guide/setup.md', 'docs/src/guide/deploy.md', 'docs/mkdocs.yml', 'README.md', 'src/app.py', 'src/db.py'];
+    const body = ['- Every page starts with one `#` title.', '- Write markdown tables with a header row.', '- Link pages relatively.'].join('\n');
+    expect(heading('Documentation Site Writing', body, site).applyTo).toEqual(['docs/**/*.md']);
+    expect(heading('Markdown style', body, site).applyTo).toEqual(['**/*.md']);
+    // A docs folder with fewer than half of the Markdown files is not where the documentation is.
+    const spread = ['docs/index.md', 'README.md', 'CONTRIBUTING.md', 'pkg/a/README.md', 'pkg/b/README.md', 'src/app.py'];
+    expect(heading('Documentation Site Writing', body, spread).applyTo).toEqual(['**/*.md']);
+    // Nor one that holds every Markdown file: the two globs name the same files, and the simpler one also takes new pages.
+    expect(heading('Documentation Site Writing', body, site.filter((f) => f !== 'README.md')).applyTo).toEqual(['**/*.md']);
+  });
+
   it('4w. a folder the heading writes as a path outranks a heading word that names another folder', () => {
     const files = ['Source/com/Administrator.h', 'Source/com/Communicator.h', 'Source/Thunder/PluginHost.cpp', 'Source/Thunder/Config.h', 'Source/core/JSON.h', 'README.md'];
     const body = ['- Every interface derives from `Core::IUnknown`.', '- The daemon in `Source/Thunder/` loads the stubs.', '- Release what you acquire.'].join('\n');

@@ -703,6 +703,13 @@ function fromHeading(
     // A heading that names Markdown is about every Markdown file; a docs folder its body names is where some are.
     if (!(t.id === 'docs' && MARKDOWN_RE.test(title)) && useMentioned(t)) continue;
     const variant = t.variants?.find(([re]) => re.test(title));
+    // Documentation rules (not Markdown rules) are for the docs folder's pages when that folder holds most of the Markdown.
+    const site = t.id === 'docs' && !variant && !MARKDOWN_RE.test(title) ? docsPages(idx, t.globs) : null;
+    if (site) {
+      signal.push(site.why);
+      globs.push(...site.globs);
+      continue;
+    }
     globs.push(...(variant ? variant[1] : t.globs).flatMap((g) => workflowFiles(idx, g)));
     // Compose files only when the section speaks of Compose: Dockerfile rules are for Dockerfiles.
     if (t.namedGlobs && !variant) {
@@ -715,6 +722,28 @@ function fromHeading(
 }
 
 const MARKDOWN_RE = /\bmarkdown\b|\bmdx\b/i;
+
+/**
+ * The pages of the repository's documentation folder (`docs/`, a docs site's `apps/web-docs/`),
+ * when one such folder at most two levels down holds three or more and most, but not all, of the
+ * files `globs` (the Markdown kinds) match: documentation rules are about the documentation, not
+ * every README.
+ */
+function docsPages(idx: FileIndex, globs: readonly string[]): { globs: string[]; why: string } | null {
+  const all = idx.matchingAny(globs);
+  if (!all.size) return null;
+  const dirs = idx.dirsNamedLike(() => true).filter((d) => depth(d) <= 2 && DOCS_DIR_RE.test(d.slice(d.lastIndexOf('/') + 1)) && !d.split('/').some((x) => x.startsWith('.')));
+  let best: { dir: string; n: number } | null = null;
+  for (const d of dirs) {
+    let n = 0;
+    for (const i of all) if (idx.files[i]!.startsWith(`${d}/`)) n++;
+    if (!best || n > best.n) best = { dir: d, n };
+  }
+  // Three pages or more, more than half of the Markdown, and not all of it (else every Markdown file is the same set, and the simpler glob).
+  if (!best || best.n < 3 || best.n * 2 <= all.size || best.n === all.size) return null;
+  const own = globs.map((g) => g.replace(/^\*\*\//, `${best.dir}/**/`)).filter((g) => idx.matches(g));
+  return { globs: own, why: `${best.dir}/ holds ${best.n} of the ${all.size} documentation files` };
+}
 
 const WORKFLOWS = '.github/workflows/**';
 const WORKFLOW_FILES = ['.github/workflows/*.yml', '.github/workflows/*.yaml'];
