@@ -381,6 +381,14 @@ describe('scope patterns', () => {
     expect(heading('helper', lines.join('\n'), ['a/b/c/helper/x.ts', 'a/b/c/helper/y.ts', 'main.ts']).applyTo).toBeNull();
   });
 
+  it('4y. a language whose files sit in a folder named after it (`src/go/`) is that folder; spread over the tree, every file of it', () => {
+    const files = ['src/go/main.go', 'src/go/handlers.go', 'src/go/go.mod', 'src/typescript/app.ts', 'src/typescript/routes.ts', 'src/typescript/package.json', 'README.md'];
+    const body = ['- Return errors, never panic in handlers.', '- Run `gofmt` before committing.', '- Keep handlers small.'].join('\n');
+    expect(heading('Go', body, files).applyTo).toEqual(['src/go/**']);
+    const spread = ['cmd/app/main.go', 'internal/db/db.go', 'pkg/api/api.go', 'go.mod', 'README.md'];
+    expect(heading('Go', body, spread).applyTo).toEqual(['**/*.go']);
+  });
+
   it('4x. documentation rules are for the docs folder when it holds most of the Markdown; Markdown rules stay for every .md file', () => {
     const site = ['docs/src/index.md', 'docs/src/guide/setup.md', 'docs/src/guide/deploy.md', 'docs/mkdocs.yml', 'README.md', 'src/app.py', 'src/db.py'];
     const body = ['- Every page starts with one `#` title.', '- Write markdown tables with a header row.', '- Link pages relatively.'].join('\n');

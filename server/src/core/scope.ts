@@ -702,6 +702,13 @@ function fromHeading(
     if (isTests && t.language) continue;
     // A heading that names Markdown is about every Markdown file; a docs folder its body names is where some are.
     if (!(t.id === 'docs' && MARKDOWN_RE.test(title)) && useMentioned(t)) continue;
+    // A language whose files all but sit in a folder named after it (`src/go/`, `python/`): that folder.
+    const home = t.language && !isTests ? languageHome(idx, t) : null;
+    if (home) {
+      signal.push(home.why);
+      globs.push(home.glob);
+      continue;
+    }
     const variant = t.variants?.find(([re]) => re.test(title));
     // Documentation rules (not Markdown rules) are for the docs folder's pages when that folder holds most of the Markdown.
     const site = t.id === 'docs' && !variant && !MARKDOWN_RE.test(title) ? docsPages(idx, t.globs) : null;
@@ -722,6 +729,22 @@ function fromHeading(
 }
 
 const MARKDOWN_RE = /\bmarkdown\b|\bmdx\b/i;
+
+/** The folder named after a language (its name or a fence name: `go/`, `typescript/`, `py/`), at most two levels down, holding nine tenths or more of its files. */
+function languageHome(idx: FileIndex, t: Topic): { glob: string; why: string } | null {
+  const all = idx.matchingAny(t.globs);
+  if (all.size < 2) return null;
+  const names = new Set([t.id, t.name, ...(t.fences ?? [])].map((n) => normName(n)));
+  for (const n of names) {
+    for (const d of idx.dirsNamed(n)) {
+      if (depth(d) > 2 || d.split('/').some((x) => x.startsWith('.'))) continue;
+      let k = 0;
+      for (const i of all) if (idx.files[i]!.startsWith(`${d}/`)) k++;
+      if (k * 10 >= all.size * 9 && !idx.coversAlmostAll(idx.stat(`${d}/**`).count)) return { glob: `${d}/**`, why: `${d}/ holds ${k} of the ${all.size} ${t.name} files` };
+    }
+  }
+  return null;
+}
 
 /**
  * The pages of the repository's documentation folder (`docs/`, a docs site's `apps/web-docs/`),
