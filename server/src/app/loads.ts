@@ -5,16 +5,13 @@
  */
 import { attachedTo, applyOperations, loadFigure, loadRules, SURFACES, type Attached, type InstructionText, type LoadFigure, type Surface } from '../core/loads.js';
 import type { Snapshot } from '../core/types.js';
-import { utf8Text } from '../core/utf8.js';
+import { utf8TextWithoutBom } from '../core/utf8.js';
 import { withDuplicateCost } from '../core/agents/duplicate-cost.js';
 import type { Plan } from '../schemas/plan.js';
 
-/** A file's text as TextDecoder gives it: a leading BOM left out. */
-const withoutBom = (t: string): string => (t.charCodeAt(0) === 0xfeff ? t.slice(1) : t);
-
 /** The instruction files of the snapshot, decoded (every source it read: Copilot's and other agents'); each text is decoded once for the analysis, the plan and this (core/utf8.ts). */
 function instructionTexts(snapshot: Snapshot): InstructionText[] {
-  return snapshot.sources.map((s) => ({ path: s.path, text: withoutBom(utf8Text(s.bytes)) }));
+  return snapshot.sources.map((s) => ({ path: s.path, text: utf8TextWithoutBom(s.bytes) }));
 }
 
 /** The per-file figure of a plan on a snapshot: before = the files now, after = the plan's operations applied; with what duplicated rules cost on each surface. */

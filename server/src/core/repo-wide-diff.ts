@@ -16,7 +16,7 @@
 import type { Plan } from '../schemas/plan.js';
 import { REPO_WIDE_PATH } from './copilot-format.js';
 import { sanitize, thousands } from './sanitize.js';
-import { slicerOf, Utf8Slicer, utf8Text } from './utf8.js';
+import { slicerOf, Utf8Slicer, utf8TextWithoutBom } from './utf8.js';
 import { isUtf8 } from 'node:buffer';
 
 export const CONTEXT = 2;
@@ -216,9 +216,8 @@ export function repoWideDiff(plan: Plan, before: Uint8Array, { whole = false }: 
   const op = plan.operations.find((o) => o.path === REPO_WIDE_PATH);
   if (!op) return null;
   const after = new TextEncoder().encode(op.content ?? '');
-  // The file before, as TextDecoder reads it (a BOM dropped); its text is decoded once for the analysis and the plan (core/utf8.ts).
-  const whole0 = utf8Text(before);
-  const b = whole0.charCodeAt(0) === 0xfeff ? whole0.slice(1) : whole0;
+  // The file before, as TextDecoder reads it; its text is decoded once for the analysis and the plan (core/utf8.ts).
+  const b = utf8TextWithoutBom(before);
   const a = op.content ?? '';
   const nonEmpty = segments(plan, before, after, a).filter((s) => s.text !== '');
   return {

@@ -730,17 +730,25 @@ function fromHeading(
 
 const MARKDOWN_RE = /\bmarkdown\b|\bmdx\b/i;
 
+/**
+ * How many files `globs` (each `**\/*.ext`, one extension each, so no file is counted twice) match
+ * in the tree, or below `dir`. Counted through the index's per-glob cache: every section naming
+ * the topic asks again, and a large tree is scanned once per glob, not once per section.
+ */
+function countByExtension(idx: FileIndex, globs: readonly string[], dir?: string): number {
+  return globs.reduce((n, g) => n + idx.stat(dir ? g.replace(/^\*\*\//, `${dir}/**/`) : g).count, 0);
+}
+
 /** The folder named after a language (its name or a fence name: `go/`, `typescript/`, `py/`), at most two levels down, holding nine tenths or more of its files. */
 function languageHome(idx: FileIndex, t: Topic): { glob: string; why: string } | null {
-  const all = idx.matchingAny(t.globs);
-  if (all.size < 2) return null;
+  const all = countByExtension(idx, t.globs);
+  if (all < 2) return null;
   const names = new Set([t.id, t.name, ...(t.fences ?? [])].map((n) => normName(n)));
   for (const n of names) {
     for (const d of idx.dirsNamed(n)) {
       if (depth(d) > 2 || d.split('/').some((x) => x.startsWith('.'))) continue;
-      let k = 0;
-      for (const i of all) if (idx.files[i]!.startsWith(`${d}/`)) k++;
-      if (k * 10 >= all.size * 9 && !idx.coversAlmostAll(idx.stat(`${d}/**`).count)) return { glob: `${d}/**`, why: `${d}/ holds ${k} of the ${all.size} ${t.name} files` };
+      const k = countByExtension(idx, t.globs, d);
+      if (k * 10 >= all * 9 && !idx.coversAlmostAll(idx.stat(`${d}/**`).count)) return { glob: `${d}/**`, why: `${d}/ holds ${k} of the ${all} ${t.name} files` };
     }
   }
   return null;
@@ -753,19 +761,18 @@ function languageHome(idx: FileIndex, t: Topic): { glob: string; why: string } |
  * every README.
  */
 function docsPages(idx: FileIndex, globs: readonly string[]): { globs: string[]; why: string } | null {
-  const all = idx.matchingAny(globs);
-  if (!all.size) return null;
+  const all = countByExtension(idx, globs);
+  if (!all) return null;
   const dirs = idx.dirsNamedLike(() => true).filter((d) => depth(d) <= 2 && DOCS_DIR_RE.test(d.slice(d.lastIndexOf('/') + 1)) && !d.split('/').some((x) => x.startsWith('.')));
   let best: { dir: string; n: number } | null = null;
   for (const d of dirs) {
-    let n = 0;
-    for (const i of all) if (idx.files[i]!.startsWith(`${d}/`)) n++;
+    const n = countByExtension(idx, globs, d);
     if (!best || n > best.n) best = { dir: d, n };
   }
   // Three pages or more, more than half of the Markdown, and not all of it (else every Markdown file is the same set, and the simpler glob).
-  if (!best || best.n < 3 || best.n * 2 <= all.size || best.n === all.size) return null;
+  if (!best || best.n < 3 || best.n * 2 <= all || best.n === all) return null;
   const own = globs.map((g) => g.replace(/^\*\*\//, `${best.dir}/**/`)).filter((g) => idx.matches(g));
-  return { globs: own, why: `${best.dir}/ holds ${best.n} of the ${all.size} documentation files` };
+  return { globs: own, why: `${best.dir}/ holds ${best.n} of the ${all} documentation files` };
 }
 
 const WORKFLOWS = '.github/workflows/**';

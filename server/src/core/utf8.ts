@@ -17,6 +17,12 @@ export function utf8Text(bytes: Uint8Array): string {
   return text;
 }
 
+/** `bytes` decoded as TextDecoder's default gives them (a leading BOM left out), from the text decoded once. */
+export function utf8TextWithoutBom(bytes: Uint8Array): string {
+  const text = utf8Text(bytes);
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /** Slices of valid UTF-8 `bytes` by byte offsets, taken from its decoded text instead of decoding each. */
 export class Utf8Slicer {
   /** After each multi-byte character: its end (a byte offset) and how many more bytes than UTF-16 units precede it. */
