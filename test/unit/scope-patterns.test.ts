@@ -129,6 +129,22 @@ describe('scope patterns', () => {
     expect(split.sections.find((s) => s.title === 'C# converters')?.applyTo).toBe('**/*.cs');
   });
 
+  it('2d. a part about one file its heading names stays with its chapter; a part whose heading names a folder leaves', () => {
+    const files = ['package.json', 'src/app.ts', 'src/routes.ts', 'src/api/orders.ts', 'src/api/users.ts', 'README.md'];
+    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep it short and name things after what they do.`).join('\n');
+    const text = ['# Guide', '', 'Keep commits small.', '', '## TypeScript coding rules', '', 'How we write TypeScript.', '',
+      '### Style', '', rules('Style', 14), '', '### `package.json` rules', '', rules('Dependency', 14), '', '### `src/api/` handlers', '', rules('Handler', 14), ''].join('\n');
+    const snap = snapshot(text, files);
+    const plan = buildPlan({ snapshot: snap, analysis: analyze(snap) });
+    expect(plan.lossless.ok).toBe(true);
+    const scopes = Object.fromEntries(plan.sections.map((s) => [s.title, s.applyTo]));
+    // The package.json part goes with the TypeScript rules, which are split only for the folder part.
+    expect(scopes['`package.json` rules']).toBe(scopes['TypeScript coding rules']);
+    expect(scopes['TypeScript coding rules']).toBe('**/*.ts');
+    expect(scopes['`src/api/` handlers']).toBe('src/api/**');
+    expect(plan.operations.map((o) => o.path).filter((p) => p.includes('package'))).toEqual([]);
+  });
+
   it('2c. the testing or documentation part of a chapter with a scope stays with it; in a chapter without one it leaves', () => {
     const files = ['src/Orders/Order.cs', 'src/Orders/OrderService.cs', 'tests/Orders.Tests/OrderTests.cs', 'tests/Orders.Tests/ServiceTests.cs', 'README.md'];
     const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep methods short and name them after what they do.`).join('\n');

@@ -76,6 +76,9 @@ const topicRe = (id: string, key: 'headingWeak' | 'headingNeedsBody'): RegExp =>
 /** A heading that names tests or documentation by the plain word ("Testing requirements", "Documentation"). */
 const TESTS_OR_DOCS = [topicRe('tests', 'headingWeak'), topicRe('docs', 'headingNeedsBody')];
 
+/** A glob of one file by its name (`package.json`, `**\/Config.h`): no wildcard in its last part. */
+const FILE_NAME_GLOB = /(?:^|\/)[^*?{}[\]/]+$/;
+
 /** Every folder of one name, wherever it sits (`**\/core/**`). */
 const ANY_FOLDER_RE = /^\*\*\/[^*?[\]{}]+\/\*\*$/;
 
@@ -134,6 +137,11 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
     let own = ownScope(infer(s));
     if (generalChapter && own.applyTo !== null && own.basis !== 'heading') {
       own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: a part of ${JSON.stringify(section.title)} leaves it only when its own heading names its folder`] };
+    }
+    // A part about one file its heading names (`package.json` rules under TypeScript rules, a
+    // Makefile under Go rules, `Config.h` under the daemon) is a detail of its chapter, not a topic of its own.
+    if (own.applyTo !== null && own.basis === 'heading' && own.applyTo.every((g) => FILE_NAME_GLOB.test(g))) {
+      own = { applyTo: null, evidence: [...own.evidence, 'no scope of its own: one file its heading names is a detail of its chapter'] };
     }
     const bytes = s.ranges[0]!.end - s.ranges[0]!.start;
     if (own.applyTo !== null && bytes < MIN_PART_BYTES) {
