@@ -397,6 +397,17 @@ describe('scope patterns', () => {
     expect(heading('helper', lines.join('\n'), ['a/b/c/helper/x.ts', 'a/b/c/helper/y.ts', 'main.ts']).applyTo).toBeNull();
   });
 
+  it('4z. one file the body keeps naming is a file a task edits, not a scope; a folder it keeps naming is', () => {
+    const files = ['package.json', 'src/views/sidebar.ts', 'src/views/panel.ts', 'src/extension.ts', 'README.md'];
+    const task = ['1. Add the view id to `package.json` under `contributes.views`.', '2. Register its icon in `package.json` too.', '3. Reload the window.'].join('\n');
+    const r = heading('When adding a new sidebar section', task, files);
+    expect(r.applyTo).toBeNull();
+    const folder = ['1. Put the view in `src/views/`.', '2. Every file of `src/views/` exports one class.', '3. Reload the window.'].join('\n');
+    expect(heading('When adding a new sidebar section', folder, files).applyTo).toEqual(['src/views/**']);
+    // A heading that names the file still makes it the scope.
+    expect(heading('package.json conventions', task, files).applyTo).toEqual(['package.json']);
+  });
+
   it('4y. a language whose files sit in a folder named after it (`src/go/`) is that folder; spread over the tree, every file of it', () => {
     const files = ['src/go/main.go', 'src/go/handlers.go', 'src/go/go.mod', 'src/typescript/app.ts', 'src/typescript/routes.ts', 'src/typescript/package.json', 'README.md'];
     const body = ['- Return errors, never panic in handlers.', '- Run `gofmt` before committing.', '- Keep handlers small.'].join('\n');

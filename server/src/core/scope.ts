@@ -246,7 +246,11 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   const bodyPaths = pathSignal(idx, body().mentions, 'mentions');
   if (bodyPaths.overview) return repoWide([`no scope: mentions ${bodyPaths.globs.length} different paths (an overview)`]);
   if (bodyPaths.globs.length && OVERVIEW_RE.test(title)) return repoWide([`no scope: the ${label} ${quote(title)} introduces the project; the paths it names orient`]);
-  if (bodyPaths.globs.length) {
+  // One file the body keeps naming (`package.json` in "Adding a sidebar section", `version.py`
+  // in "Version management") is a file a task edits, not the files the rules are for: rules for a
+  // file name it in their heading (step 0). Folders and globs the body names still count.
+  const oneFile = bodyPaths.globs.length === 1 && !FOLDER_GLOB.test(bodyPaths.globs[0]!) && !/[*?{[]/.test(bodyPaths.globs[0]!);
+  if (bodyPaths.globs.length && !oneFile) {
     // Generic words never veto path evidence, but they ask for more of it: under a heading about
     // how to work (build, commits, review) the paths must carry the section; under "rules",
     // "guidelines" or "patterns" they must be named twice on a tenth of its lines, or carry it.
