@@ -400,12 +400,20 @@ describe('scope patterns', () => {
   it('4z. one file the body keeps naming is a file a task edits, not a scope; a folder it keeps naming is', () => {
     const files = ['package.json', 'src/views/sidebar.ts', 'src/views/panel.ts', 'src/extension.ts', 'README.md'];
     const task = ['1. Add the view id to `package.json` under `contributes.views`.', '2. Register its icon in `package.json` too.', '3. Reload the window.'].join('\n');
-    const r = heading('When adding a new sidebar section', task, files);
+    const r = heading('Sidebar sections', task, files);
     expect(r.applyTo).toBeNull();
     const folder = ['1. Put the view in `src/views/`.', '2. Every file of `src/views/` exports one class.', '3. Reload the window.'].join('\n');
-    expect(heading('When adding a new sidebar section', folder, files).applyTo).toEqual(['src/views/**']);
+    expect(heading('Sidebar sections', folder, files).applyTo).toEqual(['src/views/**']);
     // A heading that names the file still makes it the scope.
     expect(heading('package.json conventions', task, files).applyTo).toEqual(['package.json']);
+  });
+
+  it('4z2. the paths a task\'s body names ("Adding a new sidebar section") make no scope: the task starts before those files are open', () => {
+    const files = ['src/views/sidebar.ts', 'src/views/panel.ts', 'src/extension.ts', 'README.md'];
+    const body = ['1. Create the view in `src/views/`.', '2. Export one class per file of `src/views/`.', '3. Reload the window.'].join('\n');
+    expect(heading('Adding a new sidebar section', body, files).applyTo).toBeNull();
+    expect(heading('3. How to register a panel', body, files).applyTo).toBeNull();
+    expect(heading('Sidebar conventions', body, files).applyTo).toEqual(['src/views/**']);
   });
 
   it('4y. a language whose files sit in a folder named after it (`src/go/`) is that folder; spread over the tree, every file of it', () => {

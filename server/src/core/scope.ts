@@ -250,7 +250,7 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   // in "Version management") is a file a task edits, not the files the rules are for: rules for a
   // file name it in their heading (step 0). Folders and globs the body names still count.
   const oneFile = bodyPaths.globs.length === 1 && !FOLDER_GLOB.test(bodyPaths.globs[0]!) && !/[*?{[]/.test(bodyPaths.globs[0]!);
-  if (bodyPaths.globs.length && !oneFile) {
+  if (bodyPaths.globs.length && !oneFile && !TASK_RE.test(title)) {
     // Generic words never veto path evidence, but they ask for more of it: under a heading about
     // how to work (build, commits, review) the paths must carry the section; under "rules",
     // "guidelines" or "patterns" they must be named twice on a tenth of its lines, or carry it.
@@ -320,6 +320,13 @@ function fenceLanguage(body: TextScan, idx: FileIndex): ScopeResult | null {
 
 /** Headings that introduce the whole project: the paths they name are a map, not a scope. */
 const OVERVIEW_RE = /(?<![\p{L}\p{N}_])(?:overview|introduction|intro|about|summary|getting started|what is)(?![\p{L}\p{N}_])/iu;
+
+/**
+ * Headings of a task ("Adding a new command", "Build a new blueprint", "Next steps"): the
+ * paths the body names are where the task goes, needed when one starts it, before any of those
+ * files (some not yet written) is open. They make no scope; a folder the heading names still does.
+ */
+const TASK_RE = /^\W*(?:\d+\.\s*)?(?:adding|add|creating|create|building|build|how to|when adding|next steps)(?![\p{L}\p{N}_])/iu;
 
 /** Under a generic heading, at least this share of the section's lines must name its paths. */
 const MIN_PATH_SHARE = 0.3;
