@@ -249,7 +249,7 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   // One file the body keeps naming (`package.json` in "Adding a sidebar section", `version.py`
   // in "Version management") is a file a task edits, not the files the rules are for: rules for a
   // file name it in their heading (step 0). Folders and globs the body names still count.
-  const oneFile = bodyPaths.globs.length === 1 && !FOLDER_GLOB.test(bodyPaths.globs[0]!) && !/[*?{[]/.test(bodyPaths.globs[0]!);
+  const oneFile = bodyPaths.globs.length === 1 && !/[*?{[]/.test(bodyPaths.globs[0]!);
   if (bodyPaths.globs.length && !oneFile && !TASK_RE.test(title)) {
     // Generic words never veto path evidence, but they ask for more of it: under a heading about
     // how to work (build, commits, review) the paths must carry the section; under "rules",
