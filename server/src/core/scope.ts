@@ -246,7 +246,7 @@ export function inferScope(section: { title: string; kind: string }, input: stri
   const bodyPaths = pathSignal(idx, body().mentions, 'mentions');
   if (bodyPaths.overview) return repoWide([`no scope: mentions ${bodyPaths.globs.length} different paths (an overview)`]);
   if (bodyPaths.globs.length && OVERVIEW_RE.test(title)) return repoWide([`no scope: the ${label} ${quote(title)} introduces the project; the paths it names orient`]);
-  // One file the body keeps naming (`package.json` in "Adding a sidebar section", `version.py`
+  // One file the body keeps naming (`package.json` in "Sidebar sections", `version.py`
   // in "Version management") is a file a task edits, not the files the rules are for: rules for a
   // file name it in their heading (step 0). Folders and globs the body names still count.
   const oneFile = bodyPaths.globs.length === 1 && !/[*?{[]/.test(bodyPaths.globs[0]!);
