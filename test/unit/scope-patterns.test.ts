@@ -145,6 +145,24 @@ describe('scope patterns', () => {
     expect(plan.operations.map((o) => o.path).filter((p) => p.includes('package'))).toEqual([]);
   });
 
+  it('2e. a part about some of its chapter\'s kinds of file ("React (`.tsx` files)" under TypeScript rules) stays with it; a part about another kind leaves', () => {
+    const files = ['src/app.ts', 'src/routes.ts', 'src/App.tsx', 'src/Home.tsx', 'src/style.css', 'README.md'];
+    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep it short and name things after what they do.`).join('\n');
+    const text = (part: string) => ['# Guide', '', 'Keep commits small.', '', '## TypeScript rules', '', 'How we write TypeScript and TSX.', '',
+      '### Style', '', rules('Style', 20), '', `### ${part}`, '', rules('Part', 20), ''].join('\n');
+    const plan = (part: string) => {
+      const snap = snapshot(text(part), files);
+      const p = buildPlan({ snapshot: snap, analysis: analyze(snap) });
+      expect(p.lossless.ok).toBe(true);
+      return Object.fromEntries(p.sections.map((s) => [s.title, s.applyTo]));
+    };
+    const tsx = plan('React components (`.tsx` files)');
+    expect(tsx['TypeScript rules']).toBe('**/*.ts,**/*.tsx');
+    expect('React components (`.tsx` files)' in tsx).toBe(false);
+    // A part about files the chapter is not for is a topic of its own.
+    expect(plan('CSS (`.css` files)')['CSS (`.css` files)']).toBe('**/*.css');
+  });
+
   it('2c. the testing or documentation part of a chapter with a scope stays with it; in a chapter without one it leaves', () => {
     const files = ['src/Orders/Order.cs', 'src/Orders/OrderService.cs', 'tests/Orders.Tests/OrderTests.cs', 'tests/Orders.Tests/ServiceTests.cs', 'README.md'];
     const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep methods short and name them after what they do.`).join('\n');
@@ -406,6 +424,18 @@ describe('scope patterns', () => {
     expect(heading('Sidebar sections', folder, files).applyTo).toEqual(['src/views/**']);
     // A heading that names the file still makes it the scope.
     expect(heading('package.json conventions', task, files).applyTo).toEqual(['package.json']);
+  });
+
+  it('4z3. a heading that names a kind of file by its extension (".resw Resource Files") is about every file of it, when the tree has several', () => {
+    const files = ['src/app/Resources/en-US/Resources.resw', 'src/app/Resources/de-DE/Resources.resw', 'src/other/Strings.resw', 'src/app/main.cpp', 'README.md'];
+    const body = ['- Keep every key in every locale.', '- Never translate placeholders.'].join('\n');
+    const r = heading('Localization Instructions for .resw Resource Files', body, files);
+    expect(r.applyTo).toEqual(['**/*.resw']);
+    expect(r.evidence.join('\n')).toContain('names **/*.resw');
+    expect(heading('Prompt files (`*.prompt.md`)', body, ['a/x.prompt.md', 'b/y.prompt.md', 'README.md']).applyTo).toEqual(['**/*.prompt.md']);
+    // One such file is a file, not a kind of file; a word like ".NET" names no file.
+    expect(heading('Localization for .resw files', body, ['src/Strings.resw', 'src/main.cpp']).applyTo).toBeNull();
+    expect(heading('Conventions for .NET', body, files).applyTo).toBeNull();
   });
 
   it('4z2. the paths a task\'s body names ("Adding a new sidebar section") make no scope: the task starts before those files are open', () => {

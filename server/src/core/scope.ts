@@ -406,6 +406,10 @@ function headingFile(idx: FileIndex, title: string): string | null {
     // each package, `Program.cs` of each host): every file of that name. One such file is a file
     // the section happens to name, not a kind of file.
     if (isFileName(w) && idx.stat(`**/${w}`).count >= 2) return `**/${w}`;
+    // A kind of file named by its extension ("Localization for .resw Resource Files",
+    // "Prompt Engineering — `.prompt.md`"): every file of that extension, when several exist.
+    const ext = /^\*?(\.[a-z][a-z0-9]{1,7}(?:\.[a-z]{1,4})?)$/i.exec(w)?.[1];
+    if (ext && idx.stat(`**/*${ext}`).count >= 2) return `**/*${ext}`;
     // The release record a heading names by its word in any case (`Changelog Format` and
     // CHANGELOG.md): rules for writing it are for that file. Other words
     // that happen to be a root file's stem (`Testing` and TESTING.md) name a topic, not the file.

@@ -8,7 +8,8 @@
  * word alone; a part of a few lines (under MIN_PART_BYTES), a "Testing" or "Documentation" part
  * of a chapter with a scope, and a part whose only evidence is its code examples' language in a
  * chapter about one folder, and a part naming a folder name that several places have in a chapter
- * about one of them, stay with it; a
+ * about one of them, and a part whose files are among its chapter's (`.tsx` rules under TypeScript
+ * rules for `.ts` and `.tsx`), stay with it; a
  * subsection without a scope of its own takes the intro's (it sits under that heading); when
  * every part ends up with the same scope the section stays whole.
  * A chapter about how to work ("Architecture", "Testing workflow") gives up only the parts whose
@@ -142,6 +143,11 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
     // Makefile under Go rules, `Config.h` under the daemon) is a detail of its chapter, not a topic of its own.
     if (own.applyTo !== null && own.basis === 'heading' && own.applyTo.every((g) => FILE_NAME_GLOB.test(g))) {
       own = { applyTo: null, evidence: [...own.evidence, 'no scope of its own: one file its heading names is a detail of its chapter'] };
+    }
+    // A part about some of its chapter's kinds of file ("React (`.tsx` files)" under TypeScript
+    // rules for `.ts` and `.tsx`) is a rule of that chapter: the files it is for load the chapter.
+    if (own.applyTo !== null && intro.applyTo !== null && own.applyTo.every((g) => intro.applyTo!.includes(g))) {
+      own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: its files are among those of ${JSON.stringify(section.title)}`] };
     }
     const bytes = s.ranges[0]!.end - s.ranges[0]!.start;
     if (own.applyTo !== null && bytes < MIN_PART_BYTES) {
