@@ -438,6 +438,17 @@ describe('scope patterns', () => {
     expect(heading('Conventions for .NET', body, files).applyTo).toBeNull();
   });
 
+  it('4z4. a language whose only files are tools\' configuration (`eslint.config.js` in a TypeScript project) is no scope; its code files are', () => {
+    const files = ['src/index.ts', 'src/client.ts', 'test/client.test.ts', 'eslint.config.js', 'commitlint.config.js', '.prettierrc.cjs', 'vite.config.mts', 'README.md'];
+    const body = ['- Prefer `const`; never `var`.', '- Use strict equality.'].join('\n');
+    const js = heading('JavaScript conventions', body, files);
+    expect(js.applyTo).toBeNull();
+    expect(js.evidence.join('\n')).toContain('no file matches');
+    expect(heading('TypeScript conventions', body, files).applyTo).toEqual(['**/*.ts']);
+    // One JavaScript file that is code, not configuration, is the language's file again.
+    expect(heading('JavaScript conventions', body, [...files, 'scripts/release.js']).applyTo).toEqual(['**/*.js']);
+  });
+
   it('4z2. the paths a task\'s body names ("Adding a new sidebar section") make no scope: the task starts before those files are open', () => {
     const files = ['src/views/sidebar.ts', 'src/views/panel.ts', 'src/extension.ts', 'README.md'];
     const body = ['1. Create the view in `src/views/`.', '2. Export one class per file of `src/views/`.', '3. Reload the window.'].join('\n');

@@ -52,12 +52,25 @@ function keepExisting(idx: FileIndex, globs: readonly string[]): Kept & { droppe
   for (const g of globs) {
     if (out.includes(g)) continue;
     const st = idx.stat(g);
-    if (st.first !== null) {
+    if (st.first !== null && !(LANGUAGE_GLOB.test(g) && onlyToolConfig(idx, g, st.count))) {
       out.push(g);
       evidence.push(`${st.first} exists (matches ${g})`);
     } else dropped.push(g);
   }
   return { globs: out, evidence, dropped };
+}
+
+/** A tool's configuration file (`eslint.config.js`, `vite.config.ts`, `.eslintrc.cjs`): written in a language, not its code. */
+const TOOL_CONFIG_RE = /(?:^|\/)(?:[\w-]+(?:\.[\w-]+)*\.config|\.[\w-]+rc)\.[cm]?[jt]sx?$/;
+
+/**
+ * Whether every file of a language's glob is a tool's configuration (the `eslint.config.js` and
+ * `release.config.js` of a TypeScript project): rules for that language have no code to be for.
+ */
+function onlyToolConfig(idx: FileIndex, glob: string, count: number): boolean {
+  if (count > 8) return false;
+  for (const i of idx.matchingAny([glob])) if (!TOOL_CONFIG_RE.test(idx.files[i]!)) return false;
+  return true;
 }
 
 function repoWide(evidence: string[]): ScopeResult {
