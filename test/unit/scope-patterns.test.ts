@@ -443,7 +443,7 @@ describe('scope patterns', () => {
     const body = ['- Prefer `const`; never `var`.', '- Use strict equality.'].join('\n');
     const js = heading('JavaScript conventions', body, files);
     expect(js.applyTo).toBeNull();
-    expect(js.evidence.join('\n')).toContain('no file matches');
+    expect(js.evidence.join('\n')).toContain("only tools' configuration files");
     expect(heading('TypeScript conventions', body, files).applyTo).toEqual(['**/*.ts']);
     // One JavaScript file that is code, not configuration, is the language's file again.
     expect(heading('JavaScript conventions', body, [...files, 'scripts/release.js']).applyTo).toEqual(['**/*.js']);

@@ -45,19 +45,21 @@ interface Kept {
 }
 
 /** Keep the globs that match at least one file, with a `file exists` line each; drop duplicates. */
-function keepExisting(idx: FileIndex, globs: readonly string[]): Kept & { dropped: string[] } {
+function keepExisting(idx: FileIndex, globs: readonly string[]): Kept & { configOnly: string[] } {
   const out: string[] = [];
   const evidence: string[] = [];
-  const dropped: string[] = [];
+  const configOnly: string[] = [];
   for (const g of globs) {
-    if (out.includes(g)) continue;
+    if (out.includes(g) || configOnly.includes(g)) continue;
     const st = idx.stat(g);
-    if (st.first !== null && !(LANGUAGE_GLOB.test(g) && onlyToolConfig(idx, g, st.count))) {
+    if (st.first === null) continue;
+    if (LANGUAGE_GLOB.test(g) && onlyToolConfig(idx, g, st.count)) configOnly.push(g);
+    else {
       out.push(g);
       evidence.push(`${st.first} exists (matches ${g})`);
-    } else dropped.push(g);
+    }
   }
-  return { globs: out, evidence, dropped };
+  return { globs: out, evidence, configOnly };
 }
 
 /** A tool's configuration file (`eslint.config.js`, `vite.config.ts`, `.eslintrc.cjs`): written in a language, not its code. */
@@ -88,7 +90,8 @@ function finish(idx: FileIndex, signal: string[], globs: readonly string[], what
   const kept = keepExisting(idx, globs);
   if (kept.globs.length === 0) {
     const tried = globs.length ? `${NO_FILE_MATCHES} ${[...new Set(globs)].slice(0, 6).join(', ')}` : '';
-    return repoWide([...signal, `no scope: ${what}${tried}`]);
+    const config = kept.configOnly.length ? ` (${kept.configOnly.join(', ')} ${kept.configOnly.length > 1 ? 'match' : 'matches'} only tools' configuration files)` : '';
+    return repoWide([...signal, `no scope: ${what}${tried}${config}`]);
   }
   if (kept.globs.some((g) => EVERYWHERE.has(g))) return repoWide([...signal, 'no scope: "**" applies everywhere']);
   // In a tree of some size, a folder that holds one file (`SDK/` with one header, a `templates/`
