@@ -53,7 +53,7 @@ function keepExisting(idx: FileIndex, globs: readonly string[]): Kept & { config
     if (out.includes(g) || configOnly.includes(g)) continue;
     const st = idx.stat(g);
     if (st.first === null) continue;
-    if (LANGUAGE_GLOB.test(g) && onlyToolConfig(idx, g, st.count)) configOnly.push(g);
+    if (LANGUAGE_GLOB.test(g) && onlyToolConfig(idx, g, st)) configOnly.push(g);
     else {
       out.push(g);
       evidence.push(`${st.first} exists (matches ${g})`);
@@ -69,8 +69,9 @@ const TOOL_CONFIG_RE = /(?:^|\/)(?:[\w-]+(?:\.[\w-]+)*\.config|\.[\w-]+rc)\.[cm]
  * Whether every file of a language's glob is a tool's configuration (the `eslint.config.js` and
  * `release.config.js` of a TypeScript project): rules for that language have no code to be for.
  */
-function onlyToolConfig(idx: FileIndex, glob: string, count: number): boolean {
-  if (count > 8) return false;
+function onlyToolConfig(idx: FileIndex, glob: string, st: { count: number; first: string | null }): boolean {
+  // The first file the glob matches, known already, settles most cases without another pass over the tree.
+  if (st.count > 8 || st.first === null || !TOOL_CONFIG_RE.test(st.first)) return false;
   for (const i of idx.matchingAny([glob])) if (!TOOL_CONFIG_RE.test(idx.files[i]!)) return false;
   return true;
 }
