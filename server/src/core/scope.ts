@@ -44,7 +44,10 @@ interface Kept {
   evidence: string[];
 }
 
-/** Keep the globs that match at least one file, with a `file exists` line each; drop duplicates. */
+/**
+ * Keep the globs that match at least one file, with a `file exists` line each; drop duplicates,
+ * and set apart a language's glob whose files are all tools' configuration (`configOnly`).
+ */
 function keepExisting(idx: FileIndex, globs: readonly string[]): Kept & { configOnly: string[] } {
   const out: string[] = [];
   const evidence: string[] = [];
