@@ -589,6 +589,9 @@ describe('scope patterns', () => {
     expect(heading('Pact V2 Legacy Code', body, files).applyTo).toEqual(['src/pact/v2/**']);
     // One word alone ("V2 Legacy Code") is not enough: `v2` is in two places.
     expect(heading('V2 Legacy Code', body, files).applyTo).toBeNull();
+    // A dash between words is no word: it is no top-level "parent" that makes `.github/` the folder after it.
+    const app = ['.github/workflows/ci.yml', '.github/ISSUE_TEMPLATE/bug.md', '.github/PULL_REQUEST_TEMPLATE.md', 'app/src/Main.kt', 'app/src/Screen.kt', 'app/build.gradle.kts'];
+    expect(heading('Riposte - GitHub Copilot Instructions', body, app).applyTo).toBeNull();
   });
 
   it('4n. a heading that is the name of a folder every module has ("Controllers", `modules/*/Controllers/`) names all of them', () => {

@@ -681,7 +681,7 @@ function headingDirectories(idx: FileIndex, title: string): string[] {
   const words = title
     .split(/[^\p{L}\p{N}_-]+/u)
     .map((x) => x.toLowerCase())
-    .filter((x) => x && !DIR_FILLER.has(x));
+    .filter((x) => /[\p{L}\p{N}]/u.test(x) && !DIR_FILLER.has(x));
   // Two words in a row that are a folder and its subfolder ("Pact V2" and `src/pact/v2/`): that folder.
   for (let i = 0; i + 1 < words.length; i++) {
     const [a, b] = [normName(words[i]!), normName(words[i + 1]!)];
