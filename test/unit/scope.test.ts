@@ -595,6 +595,22 @@ describe('an acronym names the folder of its plural (issue 20 §2)', () => {
   });
 });
 
+describe('Node.js and `<name>.js` frameworks run the TypeScript of a TypeScript tree (issue 20 §2)', () => {
+  const ts = ['backend/src/app.ts', 'backend/src/routes/users.ts', 'backend/src/db.ts', 'frontend/src/page.tsx', 'scripts/seed.mjs', 'README.md'];
+  const body = '- Validate every request body.\n- Return JSON errors.\n';
+  it('"Express.js rules" in a TypeScript tree is for the TypeScript', () => {
+    const r = inferScope(h('Express.js rules'), `## Express.js rules\n\n${body}`, ts);
+    expect(r.applyTo).toEqual(['**/*.ts', '**/*.tsx']);
+    expect(r.evidence).toContain("the tree's code for it is TypeScript");
+    expect(inferScope(h('Node.js services'), `## Node.js services\n\n${body}`, ts).applyTo).toEqual(['**/*.ts', '**/*.tsx']);
+  });
+  it('not when the heading names JavaScript itself, nor in a tree of JavaScript', () => {
+    expect(inferScope(h('JavaScript rules'), `## JavaScript rules\n\n${body}`, ts).applyTo).toEqual(['**/*.mjs']);
+    const js = ['server/app.js', 'server/routes/users.js', 'server/db.js', 'types/index.ts', 'README.md'];
+    expect(inferScope(h('Express.js rules'), `## Express.js rules\n\n${body}`, js).applyTo).toEqual(['**/*.js']);
+  });
+});
+
 describe('a name before a dash in a heading is the part of the code the section is about (issue 20 §2)', () => {
   const tree = ['packages/tagger/src/lib.rs', 'packages/tagger/src/id3.rs', 'packages/fetcher/src/lib.rs', 'packages/fetcher/src/spotify.rs', 'apps/cli/src/main.rs', 'ux/cmd/main.go', 'ux/go.mod', 'README.md'];
   it('"Tagger — metadata and audio files" is for packages/tagger/', () => {

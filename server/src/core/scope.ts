@@ -784,6 +784,16 @@ function fromHeading(
       globs.push(home.glob);
       continue;
     }
+    // Node.js and the frameworks named `<name>.js` (Express.js) run the repository's TypeScript too:
+    // in a tree with more TypeScript than JavaScript, a heading that names them and not JavaScript itself is for the TypeScript.
+    if (t.id === 'javascript' && !JS_ITSELF_RE.test(title)) {
+      const ts = TOPICS.find((x) => x.id === 'typescript')!;
+      if (countByExtension(idx, ts.globs) > countByExtension(idx, t.globs) && !topics.includes(ts)) {
+        signal.push(`the tree's code for it is TypeScript`);
+        globs.push(...ts.globs);
+        continue;
+      }
+    }
     const variant = t.variants?.find(([re]) => re.test(title));
     // Documentation rules (not Markdown rules) are for the docs folder's pages when that folder holds most of the Markdown.
     const site = t.id === 'docs' && !variant && !MARKDOWN_RE.test(title) ? docsPages(idx, t.globs) : null;
@@ -804,6 +814,8 @@ function fromHeading(
 }
 
 const MARKDOWN_RE = /\bmarkdown\b|\bmdx\b/i;
+/** A heading naming JavaScript itself (not Node.js or a `<name>.js` framework). */
+const JS_ITSELF_RE = /(?<![A-Za-z0-9_#+.])(?:javascript|js|ecmascript)(?![A-Za-z0-9_#+])/i;
 
 /**
  * How many files `globs` (each `**\/*.ext`, one extension each, so no file is counted twice) match
