@@ -338,6 +338,8 @@ describe('scope patterns', () => {
     const r = heading('REST Controller Requirements', lines.join('\n'), files);
     expect(r.applyTo).toEqual(['src/main/java/app/controller/**']);
     expect(r.evidence.join('\n')).toContain('as a concept');
+    // A heading that is a sentence names no concept, though one of its words is a folder's name.
+    expect(heading('Always return DTOs from every controller method, never the entities, and follow these requirements', lines.join('\n'), files).applyTo).toBeNull();
   });
 
   it('4b. a folder the heading names and the body writes as a path is the scope, whatever generic words the heading has', () => {

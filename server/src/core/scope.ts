@@ -569,6 +569,8 @@ function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: Text
   const rest = reviewed ? title.slice(0, reviewed.index) : title;
   if (!(reviewed || GENERAL_SUFFIX_RE.test(rest)) || ASSISTANT_RE.test(rest) || CROSS_CUTTING_RE.test(rest)) return null;
   title = rest;
+  // A heading of more than a few words is a sentence ("Use `defineMessages` for user-facing text, labels, ..."): its words name no concept.
+  if (title.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length > MAX_CONCEPT_HEADING_WORDS) return null;
   const wordsOf = (text: string): string[] =>
     text
       .split(/[^\p{L}\p{N}_-]+/u)
@@ -613,6 +615,9 @@ function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: Text
   if (globs.some((g) => idx.coversAlmostAll(idx.stat(g).count))) return null;
   return { globs, evidence: [`heading ${quote(title)} names ${word} as a concept: ${dirs.slice(0, 3).map((d) => `${d}/`).join(', ')}${dirs.length > 3 ? ', ...' : ''}`] };
 }
+
+/** A heading of more words than this is a sentence, not the name of a concept. */
+const MAX_CONCEPT_HEADING_WORDS = 8;
 
 /** A folder a heading names by its name alone sits at most this many slashes deep (`src/pkg/azure_api`). */
 const MAX_HEADING_DIR_DEPTH = 2;
