@@ -625,3 +625,20 @@ describe('a name before a dash in a heading is the part of the code the section 
     expect(inferScope(h('UX - Codegen Tooling Suite'), '# UX - Codegen Tooling Suite\n\n- Generators for many languages.\n', tree).applyTo).toEqual(['ux/**']);
   });
 });
+
+describe("another agent's instruction file the body names is a pointer, not a scope (issue 20 §2)", () => {
+  const tree = ['AGENTS.md', 'CLAUDE.md', 'src/pgstac/sql/001_core.sql', 'src/pgstac/sql/002_search.sql', 'scripts/stageversion', 'README.md'];
+  const body = [
+    'See `CLAUDE.md` for comprehensive project instructions and workflows.',
+    'See `AGENTS.md` for specialized agent definitions.',
+    'When workflows change, update `CLAUDE.md` and `AGENTS.md` in the same change.',
+    'See CLAUDE.md "Critical Rules" for the SQL conventions.',
+  ].join('\n');
+  it('"See `CLAUDE.md`" and "update `AGENTS.md`" leave the section repository-wide', () => {
+    expect(inferScope(h('Working in this repository'), `## Working in this repository\n\n${body}\n`, tree).applyTo).toBeNull();
+  });
+  it('other files the body names the same way still count', () => {
+    const other = body.replace(/CLAUDE\.md/g, 'src/pgstac/sql/').replace(/AGENTS\.md/g, 'src/pgstac/sql/');
+    expect(inferScope(h('Working in this repository'), `## Working in this repository\n\n${other}\n`, tree).applyTo).toEqual(['src/pgstac/sql/**']);
+  });
+});

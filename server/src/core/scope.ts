@@ -21,6 +21,7 @@
  * text are found by keywords.ts. topicOf names the file a scope goes to (plan.ts groups by it).
  */
 import type { ScopeBasis, ScopeResult } from './types.js';
+import { formatOf } from './agents/formats.js';
 import { FOLDER_GLOB, type FileIndex, LANGUAGE_GLOB, depth, normName } from './file-index.js';
 import { CROSS_CUTTING_RE, EVERYWHERE, GENERAL_CORE_RE, GENERAL_RE, GENERAL_SUFFIX_RE, HOW_TO_RUN_RE, TEST_DIRS, TEST_GLOBS, TEST_HINTS, TOPICS, W_PRIMARY, W_SECONDARY, type Topic } from './taxonomy.js';
 import { isFileName, scan, type Mention, type TextScan, type TopicScore, SCAN_CAP } from './keywords.js';
@@ -292,7 +293,9 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
     return finish(idx, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory', 'heading-word');
   }
 
-  const bodyPaths = pathSignal(idx, body().mentions, 'mentions');
+  // "See `CLAUDE.md`", "update `AGENTS.md`": another agent's instruction file the body names is a
+  // pointer to read or keep in step, not the files the section's rules are for.
+  const bodyPaths = pathSignal(idx, body().mentions.filter((m) => m.kind === 'dir' || formatOf(m.value) === null), 'mentions');
   if (bodyPaths.overview) return repoWide([`no scope: mentions ${bodyPaths.globs.length} different paths (an overview)`]);
   if (bodyPaths.globs.length && OVERVIEW_RE.test(title)) return repoWide([`no scope: the ${label} ${quote(title)} introduces the project; the paths it names orient`]);
   // One file the body keeps naming (`package.json` in "Sidebar sections", `version.py`
