@@ -461,6 +461,12 @@ describe('the release record a heading names (issue 20 §2: root files are path 
   it('"Changelog Format" is for CHANGELOG.md', () => {
     expect(inferScope(h('Changelog Format'), '## Changelog Format\n\n- One entry per user-visible change, newest first.\n', files).applyTo).toEqual(['CHANGELOG.md']);
   });
+  it('"README.md Maintenance Guidelines" is for every README.md when two or more folders have one besides the root', () => {
+    const body = '## README.md Maintenance Guidelines\n\n- Every README says what the folder is for.\n';
+    const monorepo = [...files, 'packages/a/README.md', 'packages/b/README.md', 'packages/a/index.ts'];
+    expect(inferScope(h('README.md Maintenance Guidelines'), body, monorepo).applyTo).toEqual(['**/README.md']);
+    expect(inferScope(h('README.md Maintenance Guidelines'), body, [...files, 'packages/a/README.md']).applyTo).toEqual(['README.md']);
+  });
   it('"Testing" names the topic, not TESTING.md', () => {
     expect(inferScope(h('Testing'), '## Testing\n\n- vitest; every `*.test.ts` next to its code.\n', files).applyTo).toEqual(['**/*.test.ts']);
   });

@@ -462,7 +462,8 @@ function headingFile(idx: FileIndex, title: string): string | null {
   for (const raw of title.split(/[\s,;:()&/]+/)) {
     const w = raw.replace(/^[`*_'"]+|[`*_'".!?]+$/g, '');
     if (w.length < 4 || !/^[\w.-]+$/.test(w)) continue;
-    if (idx.isRootFile(w)) return w;
+    // A root file whose name two or more folders below have too (README.md of each package) names them all.
+    if (idx.isRootFile(w)) return isFileName(w) && idx.stat(`**/${w}`).count >= 3 ? `**/${w}` : w;
     // A file name with its extension that several folders have below the root (`package.json` of
     // each package, `Program.cs` of each host): every file of that name. One such file is a file
     // the section happens to name, not a kind of file.
