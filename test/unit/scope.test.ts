@@ -377,6 +377,9 @@ describe('reading lists and code comments are not documentation files (issue 20,
   it('"Documentation Comments" on DTOs is about code comments, not markdown files', () => {
     const text = '### Documentation Comments\n\n- Every public property of a DTO has an XML documentation comment.\n- The docs generator reads them; keep documentation short.\n';
     expect(inferScope(h('Documentation Comments'), text, files).applyTo).toBeNull();
+    // "XML documentation" in .NET is the doc comments of the code, not Markdown pages.
+    const xml = '### XML Documentation Standards\n\n- Every public API has `<summary>` documentation.\n- Markdown in the docs is not used for the API reference.\n';
+    expect(inferScope(h('XML Documentation Standards'), xml, files).applyTo).toBeNull();
   });
   it('a language heading with "docstrings" is still that language', () => {
     const files2 = [...files, 'tools/gen.py'];

@@ -578,7 +578,7 @@ export const GENERAL_CORE_RE = words(
   // Reading lists point to documents to learn from; they are not rules for editing those documents.
   'further reading', 'see also', 'learn more', 'references', 'useful links', 'docs to read', 'reading list',
   // Comments in code (doc comments, docstrings) are rules for the code they sit in, not for documentation files.
-  '(?:code |doc |documentation |xml (?:doc |documentation )?)?comments?', 'docstrings?', 'jsdoc', 'tsdoc', 'godoc',
+  '(?:code |doc |documentation |xml (?:doc |documentation )?)?comments?', 'xml doc(?:s|umentation)?', 'docstrings?', 'jsdoc', 'tsdoc', 'godoc',
   // Keeping one thing in step with another ("Keeping docs in sync") is a duty of every change, not a rule for those files.
   'in sync', 'up[- ]to[- ]date',
 );
