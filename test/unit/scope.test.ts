@@ -410,6 +410,16 @@ describe('CI sections: rules for writing workflow files, or what the pipelines c
     const text = '## GitHub Actions Workflows\n\n- Set `permissions:` per job and use `runs-on: ubuntu-latest`.\n\n```yaml\njobs:\n  test:\n    runs-on: ubuntu-latest\n```\n';
     expect(inferScope(h('GitHub Actions Workflows'), text, files).applyTo).toEqual(['.github/workflows/**']);
   });
+  it('rules on reusable workflows, action versions or workflow dispatch are rules for writing workflow files', () => {
+    const text = '## GitHub Actions Workflow Guidelines\n\n- Use reusable workflows for common tasks.\n- Use specific action versions (not @main).\n- Stable releases require manual workflow dispatch.\n';
+    expect(inferScope(h('GitHub Actions Workflow Guidelines'), text, files).applyTo).toEqual(['.github/workflows/**']);
+  });
+  it('"Workflow Guidelines" is the CI topic only when its text writes workflow syntax', () => {
+    const yaml = '## Workflow Guidelines\n\n- Use `actions/checkout@v4`.\n- Always define least-privilege `permissions:` at job level.\n';
+    expect(inferScope(h('Workflow Guidelines'), yaml, files).applyTo).toEqual(['.github/workflows/**']);
+    const team = '## Workflow Guidelines\n\n- Open a draft pull request early.\n- Rebase before merging.\n';
+    expect(inferScope(h('Workflow Guidelines'), team, files).applyTo).toBeNull();
+  });
 });
 
 describe('a "documentation" heading needs the body to name the kind of file (issue 20)', () => {

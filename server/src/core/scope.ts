@@ -220,7 +220,7 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   // 1. Heading names topics of the taxonomy.
   const hits = [...heading.hits];
   const needsBody = heading.needsBody;
-  const strongHit = heading.strongHit;
+  let strongHit = heading.strongHit;
   // The body is scanned only when needed; with a named topic, only its start (for evidence and hints).
   const sectionText = typeof input === 'string' ? new SectionText(input) : input;
   const text = sectionText.text;
@@ -232,6 +232,11 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   for (let k = hits.length - 1; k >= 0; k--) {
     const authoring = TOPICS[hits[k]!]!.authoring;
     if (authoring && !authoring.test(text)) hits.splice(k, 1);
+  }
+  // "Workflow guidelines" whose text writes workflow files (`actions/checkout@v4`, `permissions:`, `runs-on:`) are the CI topic's.
+  if (!hits.length && WORKFLOW_WORD_RE.test(title) && WORKFLOW_SYNTAX_RE.test(text)) {
+    hits.push(TOPICS.findIndex((t) => t.id === 'ci'));
+    strongHit = true;
   }
   // Setting up or running a topic's tools is how to work even when the heading names the topic strongly.
   if (hits.length && section.kind !== 'topic' && HOW_TO_RUN_RE.test(title)) {
@@ -822,6 +827,8 @@ function fromHeading(
   return finish(idx, signal, globs, `no file matches what the ${label} names`, 'topic');
 }
 
+const WORKFLOW_WORD_RE = /(?<![\p{L}\p{N}_])workflows?(?![\p{L}\p{N}_])/iu;
+const WORKFLOW_SYNTAX_RE = /\bactions\/[a-z-]+@|\bruns-on:|`permissions:`|\bjobs:|```ya?ml[^`]*\bon:/;
 const MARKDOWN_RE = /\bmarkdown\b|\bmdx\b/i;
 /** A heading naming JavaScript itself (not Node.js or a `<name>.js` framework). */
 const JS_ITSELF_RE = /(?<![A-Za-z0-9_#+.])(?:javascript|js|ecmascript)(?![A-Za-z0-9_#+])/i;

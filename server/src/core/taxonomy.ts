@@ -419,7 +419,7 @@ export const TOPICS: readonly Topic[] = [
     weak: ['pipeline', 'workflow'],
     globs: ['.github/workflows/**', '**/.gitlab-ci.yml', '**/azure-pipelines*.yml', '.circleci/**', '**/Jenkinsfile', '.buildkite/**'],
     prefersMentioned: /workflow|pipeline|\.github\/|gitlab|circleci|jenkins/i,
-    authoring: /```ya?ml|\b(?:runs-on|uses|steps|permissions|jobs|needs|stages|script|trigger|pool):|\bactions\/[a-z-]+@|\bpin(?:s|ned|ning)?\b|\bworkflow (?:files?|yaml|syntax)\b/i,
+    authoring: /```ya?ml|\b(?:runs-on|uses|steps|permissions|jobs|needs|stages|script|trigger|pool):|\bactions\/[a-z-]+@|\bpin(?:s|ned|ning)?\b|\bworkflow (?:files?|yaml|syntax)\b|\breusable workflows?\b|\bworkflow[_ ]dispatch\b|\baction versions?\b/i,
     variants: [
       [/github/i, ['.github/workflows/**']],
       [/gitlab/i, ['**/.gitlab-ci.yml']],
