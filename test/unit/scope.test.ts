@@ -643,6 +643,11 @@ describe('a name before a dash in a heading is the part of the code the section 
     expect(inferScope(h('UX - Copilot instructions'), '# UX - Copilot instructions\n\n- Generators for many languages.\n', tree).applyTo).toBeNull();
     expect(inferScope(h('UX - Codegen Tooling Suite'), '# UX - Codegen Tooling Suite\n\n- Generators for many languages.\n', tree).applyTo).toEqual(['ux/**']);
   });
+  it('an agent named before the dash is a part of the code ("Runtime Agent — Module Guidelines")', () => {
+    const agents = ['runtime-agent/main.py', 'runtime-agent/loop.py', 'design-agent/main.py', 'shared/util.py', 'README.md'];
+    expect(inferScope(h('Runtime Agent — Module Guidelines'), '## Runtime Agent — Module Guidelines\n\n- Keep the loop pure.\n', agents).applyTo).toEqual(['runtime-agent/**']);
+    expect(inferScope(h('Runtime Agent — Copilot Instructions'), '## Runtime Agent — Copilot Instructions\n\n- Keep the loop pure.\n', agents).applyTo).toBeNull();
+  });
 });
 
 describe("another agent's instruction file the body names is a pointer, not a scope (issue 20 §2)", () => {

@@ -291,7 +291,10 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   // "Tagger — metadata and audio files", "Sim App -- Rules & Patterns": the name before the dash is
   // the part of the code; what follows describes it. Not in the file's title ("UX - Codegen Tooling
   // Suite", "Boyle — GitHub Copilot Instructions"), where the name is the project's.
-  const dashed = section.opensFile || ASSISTANT_RE.test(title) ? null : DASH_RE.exec(title);
+  // An assistant named after the dash ("Boyle — GitHub Copilot Instructions") makes the name the
+  // project's; one in the name itself ("Runtime Agent — Module Guidelines") is a part of the code.
+  const dash = section.opensFile ? null : DASH_RE.exec(title);
+  const dashed = dash && !ASSISTANT_RE.test(title.slice(dash.index + dash[0].length)) ? dash : null;
   let named = headingDirectories(idx, title);
   if (!named.length && dashed) named = headingDirectories(idx, title.slice(0, dashed.index));
   if (named.length) {
