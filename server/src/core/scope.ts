@@ -235,7 +235,7 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   }
   // "Workflow guidelines" whose text writes workflow files (`actions/checkout@v4`, `permissions:`, `runs-on:`) are the CI topic's.
   if (!hits.length && WORKFLOW_WORD_RE.test(title) && WORKFLOW_SYNTAX_RE.test(text)) {
-    hits.push(TOPICS.findIndex((t) => t.id === 'ci'));
+    hits.push(CI_TOPIC);
     strongHit = true;
   }
   // Setting up or running a topic's tools is how to work even when the heading names the topic strongly.
@@ -290,9 +290,8 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   const general = GENERAL_RE.test(title);
   // "Tagger — metadata and audio files", "Sim App -- Rules & Patterns": the name before the dash is
   // the part of the code; what follows describes it. Not in the file's title ("UX - Codegen Tooling
-  // Suite", "Boyle — GitHub Copilot Instructions"), where the name is the project's.
-  // An assistant named after the dash ("Boyle — GitHub Copilot Instructions") makes the name the
-  // project's; one in the name itself ("Runtime Agent — Module Guidelines") is a part of the code.
+  // Suite"), nor before an assistant ("Boyle — GitHub Copilot Instructions"): there the name is the
+  // project's. An agent in the name itself ("Runtime Agent — Module Guidelines") is a part of the code.
   const dash = section.opensFile ? null : DASH_RE.exec(title);
   const dashed = dash && !ASSISTANT_RE.test(title.slice(dash.index + dash[0].length)) ? dash : null;
   let named = headingDirectories(idx, title);
@@ -804,10 +803,9 @@ function fromHeading(
     // Node.js and the frameworks named `<name>.js` (Express.js) run the repository's TypeScript too:
     // in a tree with more TypeScript than JavaScript, a heading that names them and not JavaScript itself is for the TypeScript.
     if (t.id === 'javascript' && !JS_ITSELF_RE.test(title)) {
-      const ts = TOPICS.find((x) => x.id === 'typescript')!;
-      if (countByExtension(idx, ts.globs) > countByExtension(idx, t.globs) && !topics.includes(ts)) {
+      if (countByExtension(idx, TYPESCRIPT.globs) > countByExtension(idx, t.globs) && !topics.includes(TYPESCRIPT)) {
         signal.push(`the tree's code for it is TypeScript`);
-        globs.push(...ts.globs);
+        globs.push(...TYPESCRIPT.globs);
         continue;
       }
     }
@@ -830,6 +828,8 @@ function fromHeading(
   return finish(idx, signal, globs, `no file matches what the ${label} names`, 'topic');
 }
 
+const CI_TOPIC = TOPICS.findIndex((t) => t.id === 'ci');
+const TYPESCRIPT = TOPICS.find((t) => t.id === 'typescript')!;
 const WORKFLOW_WORD_RE = /(?<![\p{L}\p{N}_])workflows?(?![\p{L}\p{N}_])/iu;
 const WORKFLOW_SYNTAX_RE = /\bactions\/[a-z-]+@|\bruns-on:|`permissions:`|\bjobs:|```ya?ml[^`]*\bon:/;
 const MARKDOWN_RE = /\bmarkdown\b|\bmdx\b/i;
