@@ -390,7 +390,7 @@ describe('reading lists and code comments are not documentation files (issue 20,
   });
   it('keeping docs in sync or up to date is a duty of every change, not a rule for Markdown files', () => {
     const body = '- When a command changes, update `README.md` and the docs in the same commit.\n- Markdown tables list every flag.\n';
-    for (const title of ['Keeping Docs in Sync', 'Rules to keep documentation up-to-date']) {
+    for (const title of ['Keeping Docs in Sync', 'Rules to keep documentation up-to-date', 'Keeping Documentation Current']) {
       const r = inferScope(h(title), `## ${title}\n\n${body}`, files);
       expect(r.applyTo).toBeNull();
       expect(r.evidence.join('\n')).toContain('how to work');

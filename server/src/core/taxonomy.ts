@@ -580,7 +580,7 @@ export const GENERAL_CORE_RE = words(
   // Comments in code (doc comments, docstrings) are rules for the code they sit in, not for documentation files.
   '(?:code |doc |documentation |xml (?:doc |documentation )?)?comments?', 'xml doc(?:s|umentation)?', 'docstrings?', 'jsdoc', 'tsdoc', 'godoc',
   // Keeping one thing in step with another ("Keeping docs in sync") is a duty of every change, not a rule for those files.
-  'in sync', 'up[- ]to[- ]date',
+  'in sync', 'up[- ]to[- ]date', 'keep(?:ing)?(?: \\w+){1,2} current',
 );
 export const GENERAL_SUFFIX_RE = words(
   'rules', 'guidelines', 'conventions', 'requirements', 'best practices', 'standards', 'coding standards', 'checklist', 'notes?', 'instructions', 'tips',
