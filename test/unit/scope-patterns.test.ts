@@ -340,6 +340,9 @@ describe('scope patterns', () => {
     expect(r.evidence.join('\n')).toContain('as a concept');
     // A heading that is a sentence names no concept, though one of its words is a folder's name.
     expect(heading('Always return DTOs from every controller method, never the entities, and follow these requirements', lines.join('\n'), files).applyTo).toBeNull();
+    // "Controller-specific", "Controller-only": the suffix qualifies the concept the word names.
+    expect(heading('Controller-specific Requirements', lines.join('\n'), files).applyTo).toEqual(['src/main/java/app/controller/**']);
+    expect(heading('Controller-only Rules', lines.join('\n'), files).applyTo).toEqual(['src/main/java/app/controller/**']);
   });
 
   it('4b. a folder the heading names and the body writes as a path is the scope, whatever generic words the heading has', () => {

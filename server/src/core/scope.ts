@@ -563,6 +563,9 @@ const JVM_PACKAGES_RE = /(?:^|\/)src\/(?:main|test)\/(?:java|kotlin|scala)\//;
 /** A heading that ends by saying it is a review of something ("Adapter Code Review", "Engine review"). */
 const REVIEW_OF_RE = /\s+(?:code\s+)?reviews?(?:\s+(?:instructions|guidelines|rules|checklist))?\s*$/i;
 
+/** "Script-specific", "Admin-only": the word the suffix qualifies is the concept. */
+const QUALIFIER_SUFFIX_RE = /-(?:specific|only|related|focused)$/i;
+
 /** A folder a heading names as a concept sits at most this many slashes deep (`src/pkg/commands`). */
 const MAX_CONCEPT_DIR_DEPTH = 2;
 
@@ -585,6 +588,7 @@ function conceptFolder(idx: FileIndex, title: string, head: TextScan, body: Text
   const wordsOf = (text: string): string[] =>
     text
       .split(/[^\p{L}\p{N}_-]+/u)
+      .map((w) => w.replace(QUALIFIER_SUFFIX_RE, ''))
       .filter((w) => (w.length >= 4 || /^[A-Z]{2,3}$/.test(w)) && !DIR_FILLER.has(w.toLowerCase()) && !GENERAL_RE.test(w))
       .map((w) => normName(w));
   const foldersOf = (words: readonly string[]): Array<{ word: string; dirs: string[] }> => {
