@@ -599,6 +599,20 @@ describe('scope patterns', () => {
     expect(heading('Riposte - GitHub Copilot Instructions', body, app).applyTo).toBeNull();
   });
 
+  it('4s. the opening sentence that says which files the section is for is its scope', () => {
+    const files = ['.github/workflows/ci.yml', '.github/workflows/release.yml', 'doc/index.rst', 'doc/conf.py', 'src/app/main.py', 'src/app/util.py', 'tests/test_main.py', 'packaging/docker/Dockerfile'];
+    const rules = ['- Pin every third-party action to a commit.', '- Keep jobs small.', '- Prefer matrix builds over copies.'].join('\n');
+    // "CI Workflow Changes" alone is how to work; its opening says which files it is for.
+    const ci = heading('CI Workflow Changes', `Use these rules for files under \`.github/workflows/\`. Apply the shared guidance first.\n\n${rules}`, files);
+    expect(ci.applyTo).toEqual(['.github/workflows/**']);
+    expect(ci.evidence.join('\n')).toContain('the opening says it applies to');
+    expect(heading('Conventions', `These instructions apply to all Python code in the \`src/app/\` directory.\n\n${rules}`, files).applyTo).toEqual(['src/app/**']);
+    // Named later in the section, the same folder is a mention among others, not the author's statement of scope.
+    expect(heading('Conventions', `${rules}\n\nThese instructions apply to all Python code in the \`src/app/\` directory.`, files).applyTo).toEqual(['**/*.py']);
+    // "Test files under `src/app/`" are that folder's tests, which the folder's glob does not say.
+    expect(heading('Conventions', `These rules apply to test files under \`src/app/\`.\n\n${rules}`, files).applyTo).toEqual(['**/*.py']);
+  });
+
   it('4n. a heading that is the name of a folder every module has ("Controllers", `modules/*/Controllers/`) names all of them', () => {
     const body = '- Keep actions thin.\n- Validate input first.\n';
     const files = ['modules/Auth/Controllers/Login.php', 'modules/User/Controllers/Profile.php', 'modules/User/Models/User.php', 'modules/Auth/Models/Token.php', 'common/Helpers/Str.php', 'public/index.php'];

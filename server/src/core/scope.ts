@@ -109,6 +109,35 @@ function finish(idx: FileIndex, signal: string[], globs: readonly string[], what
   return { applyTo: globsLeft, evidence: [...signal, ...kept.evidence.filter((_, i) => globsLeft.includes(kept.globs[i]!))], basis };
 }
 
+/**
+ * A sentence that says which files a section is for: "These instructions apply to all files in
+ * the `docs/` folder", "This guidance applies only to files under `kotlin/**`", "Use these rules
+ * for files under `doc/`".
+ */
+const STATEMENT_RE = /^(?:(?:these|this)\b[^.]{0,60}?\b(?:appl(?:y|ies)(?: only)? to|(?:are|is) (?:only )?for)|(?:use|follow|apply) (?:these|this)\b[^.]{0,40}?\b(?:for|to|when (?:editing|changing|working on))(?: only)?)\b/i;
+/** How far into the section its opening runs: the paragraph after the heading, this many characters at most. */
+const OPENING_CAP = 600;
+
+/**
+ * The files the section's opening says it is for: the paths and globs named in the first
+ * sentence of its first paragraph that is such a statement, each named once being enough.
+ */
+function statedScope(idx: FileIndex, text: string): ScopeResult | null {
+  const lines = text.split('\n');
+  let i = /^\s{0,3}#/.test(lines[0] ?? '') ? 1 : 0;
+  while (i < lines.length && !lines[i]!.trim()) i++;
+  const para: string[] = [];
+  for (; i < lines.length && lines[i]!.trim() && !/^\s{0,3}(?:#|```|~~~)/.test(lines[i]!); i++) para.push(lines[i]!.trim());
+  const opening = para.join(' ').replace(/^>\s*/, '').slice(0, OPENING_CAP);
+  const sentence = opening.split(/(?<=[.!?])\s+/).find((x) => STATEMENT_RE.test(x.replace(/^[*_]+/, '')));
+  if (!sentence) return null;
+  const named = pathSignal(idx, scan(sentence).mentions.map((m) => ({ ...m, count: Math.max(m.count, 2) })), 'the opening says it applies to');
+  // "Test files under `github/`": the tests of that folder, which the folder's glob does not say.
+  if (!named.globs.length || (/\btests?\b/i.test(sentence) && !named.globs.some((g) => /tests?|specs?/i.test(g)))) return null;
+  const r = finish(idx, named.evidence, named.globs, 'the paths its opening names', 'heading');
+  return r.applyTo ? r : null;
+}
+
 /** A dash that sets a name apart from its description in a heading (em or en dash, a spaced or doubled hyphen). */
 const DASH_RE = /\s+(?:—|–|--|-)\s+|\s*(?:—|–)\s*/u;
 
@@ -216,6 +245,11 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   // 0. The heading names a file at the root of the tree (`VERSION`, `CHANGELOG.md`, `Makefile`), or a kind of file by its name (`Program.cs`).
   const rootFile = headingFile(idx, title);
   if (rootFile) return finish(idx, [`${label} ${quote(title)} names ${rootFile}`], [rootFile], 'a root file', 'heading');
+
+  // The section's opening says which files it is for ("These rules apply to all files under
+  // `docs/`", "Use these rules for files under `.github/workflows/`"): the author's own word.
+  const stated = statedScope(idx, typeof input === 'string' ? input : input.text);
+  if (stated) return stated;
 
   // 1. Heading names topics of the taxonomy.
   const hits = [...heading.hits];
