@@ -410,14 +410,15 @@ describe('scope patterns', () => {
     expect(heading('Command module', lines.join('\n'), files).applyTo).toBeNull();
   });
 
-  it('4f. a heading that names a Java or Kotlin package names it at any depth, its main and test sides together', () => {
+  it('4f. a folder deeper than three levels is named by a heading word alone only where it sits in every module, as a Java package\'s main and test sides do', () => {
     const lines = ['- Keep the public API small.', '- Validate inputs at the boundary.', '- Close what you open.'];
     const jvm = ['core/src/main/java/io/acme/helper/Cli.java', 'core/src/main/java/io/acme/helper/Run.java', 'core/src/test/java/io/acme/helper/CliTest.java', 'core/src/main/java/io/acme/Main.java', 'README.md'];
     expect(heading('helper', lines.join('\n'), jvm).applyTo).toEqual(['**/helper/**']);
-    // One package at one place: that folder.
-    expect(heading('helper', lines.join('\n'), jvm.filter((f) => !f.includes('/test/'))).applyTo).toEqual(['core/src/main/java/io/acme/helper/**']);
-    // A plain folder that deep is not named by a heading word alone.
+    // One package deep in one place is no folder a heading word names.
+    expect(heading('helper', lines.join('\n'), jvm.filter((f) => !f.includes('/test/'))).applyTo).toBeNull();
     expect(heading('helper', lines.join('\n'), ['a/b/c/helper/x.ts', 'a/b/c/helper/y.ts', 'main.ts']).applyTo).toBeNull();
+    // Three levels down, it is.
+    expect(heading('helper', lines.join('\n'), ['a/b/helper/x.ts', 'a/b/helper/y.ts', 'main.ts']).applyTo).toEqual(['a/b/helper/**']);
   });
 
   it('4z. one file the body keeps naming is a file a task edits, not a scope; a folder it keeps naming is', () => {

@@ -704,14 +704,12 @@ function headingDirectories(idx: FileIndex, title: string): string[] {
     // alone at its depth, at most three levels down (not `src/a/b/c/logging/core`); or all of
     // them when the shallowest are several (below).
     const d0 = dirs[0]!;
-    // Java and Kotlin packages sit deep by layout (`src/main/java/io/spiffe/spiffeid`): a package named at any depth, its main and test sides together.
-    const jvm = dirs.every((d) => JVM_PACKAGES_RE.test(d));
     // A folder of that name in every module (`modules/*/Controllers/`, none shallower): all of them,
     // wherever they are. Not an adjective's folders ("Integration" tests of several projects).
     const sameDepth = dirs.length > 1 && depth(dirs[1]!) === depth(d0);
-    const everyModule = sameDepth && !jvm && !CONCEPT_ADJECTIVES.has(name.toLowerCase());
-    if (!jvm && !everyModule && (sameDepth || depth(d0) > MAX_HEADING_DIR_DEPTH)) return null;
-    const g = (jvm || everyModule) && dirs.length > 1 ? `**/${d0.slice(d0.lastIndexOf('/') + 1)}/**` : `${packageOf(idx, d0) ?? d0}/**`;
+    const everyModule = sameDepth && !CONCEPT_ADJECTIVES.has(name.toLowerCase());
+    if (!everyModule && (sameDepth || depth(d0) > MAX_HEADING_DIR_DEPTH)) return null;
+    const g = everyModule && dirs.length > 1 ? `**/${d0.slice(d0.lastIndexOf('/') + 1)}/**` : `${packageOf(idx, d0) ?? d0}/**`;
     const st = idx.stat(g);
     return st.first === null || idx.coversAlmostAll(st.count) ? null : g;
   };
