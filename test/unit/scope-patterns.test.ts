@@ -610,6 +610,8 @@ describe('scope patterns', () => {
     expect(heading('Conventions', `These instructions apply to all Python code in the \`src/app/\` directory.\n\n${rules}`, files).applyTo).toEqual(['src/app/**']);
     // Named later in the section, the same folder is a mention among others, not the author's statement of scope.
     expect(heading('Conventions', `${rules}\n\nThese instructions apply to all Python code in the \`src/app/\` directory.`, files).applyTo).toEqual(['**/*.py']);
+    // Steps of a task say where the task goes, not which files the rules are for.
+    expect(heading('Conventions', `Follow these steps to add a module in \`src/app/\`.\n\n${rules}`, files).applyTo).toEqual(['**/*.py']);
     // "Test files under `src/app/`" are that folder's tests, which the folder's glob does not say.
     expect(heading('Conventions', `These rules apply to test files under \`src/app/\`.\n\n${rules}`, files).applyTo).toEqual(['**/*.py']);
   });

@@ -114,7 +114,7 @@ function finish(idx: FileIndex, signal: string[], globs: readonly string[], what
  * the `docs/` folder", "This guidance applies only to files under `kotlin/**`", "Use these rules
  * for files under `doc/`".
  */
-const STATEMENT_RE = /^(?:(?:these|this)\b[^.]{0,60}?\b(?:appl(?:y|ies)(?: only)? to|(?:are|is) (?:only )?for)|(?:use|follow|apply) (?:these|this)\b[^.]{0,40}?\b(?:for|to|when (?:editing|changing|working on))(?: only)?)\b/i;
+const STATEMENT_RE = /^(?:(?:these|this)\b[^.]{0,60}?\b(?:appl(?:y|ies)(?: only)? to|(?:are|is) (?:only )?for)|(?:use|follow|apply) (?:these|this|the following) (?:[\w-]+ )?(?:rules|instructions|guidelines|guidance|conventions|standards|practices)\b[^.]{0,40}?\b(?:for|to|when (?:editing|changing|working on))(?: only)?)\b/i;
 /** How far into the section its opening runs: the paragraph after the heading, this many characters at most. */
 const OPENING_CAP = 600;
 
@@ -123,7 +123,8 @@ const OPENING_CAP = 600;
  * sentence of its first paragraph that is such a statement, each named once being enough.
  */
 function statedScope(idx: FileIndex, text: string): ScopeResult | null {
-  const lines = text.split('\n');
+  // The heading and the paragraph after it lie within the first few lines: a long section is not split whole.
+  const lines = text.slice(0, OPENING_CAP * 4).split('\n');
   let i = /^\s{0,3}#/.test(lines[0] ?? '') ? 1 : 0;
   while (i < lines.length && !lines[i]!.trim()) i++;
   const para: string[] = [];
