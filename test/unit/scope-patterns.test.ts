@@ -608,6 +608,10 @@ describe('scope patterns', () => {
     expect(ci.applyTo).toEqual(['.github/workflows/**']);
     expect(ci.evidence.join('\n')).toContain('the opening says it applies to');
     expect(heading('Conventions', `These instructions apply to all Python code in the \`src/app/\` directory.\n\n${rules}`, files).applyTo).toEqual(['src/app/**']);
+    // A file the statement names once counts, as itself at the root.
+    const once = heading('Conventions', `This guidance applies to \`install.py\` and \`src/app/\`.\n\n${rules}`, [...files, 'install.py']);
+    expect(once.applyTo).toEqual(['src/app/**', 'install.py']);
+    expect(once.evidence.join('\n')).not.toContain('×2');
     // Named later in the section, the same folder is a mention among others, not the author's statement of scope.
     expect(heading('Conventions', `${rules}\n\nThese instructions apply to all Python code in the \`src/app/\` directory.`, files).applyTo).toEqual(['**/*.py']);
     // Steps of a task say where the task goes, not which files the rules are for.

@@ -123,7 +123,7 @@ const OPENING_CAP = 600;
  * sentence of its first paragraph that is such a statement, each named once being enough.
  */
 function statedScope(idx: FileIndex, text: string): ScopeResult | null {
-  // The heading and the paragraph after it lie within the first few lines: a long section is not split whole.
+  // The heading and the paragraph after it: only the start of a long section is read.
   const lines = text.slice(0, OPENING_CAP * 4).split('\n');
   let i = /^\s{0,3}#/.test(lines[0] ?? '') ? 1 : 0;
   while (i < lines.length && !lines[i]!.trim()) i++;
@@ -132,7 +132,7 @@ function statedScope(idx: FileIndex, text: string): ScopeResult | null {
   const opening = para.join(' ').replace(/^>\s*/, '').slice(0, OPENING_CAP);
   const sentence = opening.split(/(?<=[.!?])\s+/).find((x) => STATEMENT_RE.test(x.replace(/^[*_]+/, '')));
   if (!sentence) return null;
-  const named = pathSignal(idx, scan(sentence).mentions.map((m) => ({ ...m, count: Math.max(m.count, 2) })), 'the opening says it applies to');
+  const named = pathSignal(idx, scan(sentence).mentions, 'the opening says it applies to', true);
   // "Test files under `github/`": the tests of that folder, which the folder's glob does not say.
   if (!named.globs.length || (/\btests?\b/i.test(sentence) && !named.globs.some((g) => /tests?|specs?/i.test(g)))) return null;
   const r = finish(idx, named.evidence, named.globs, 'the paths its opening names', 'heading');
@@ -450,9 +450,10 @@ function lineShare(text: string, raws: readonly string[]): number {
  * The existing paths a text names, as globs with evidence. When some are named more than once,
  * only those count: the folders a section is about beat the ones it mentions in passing. A bare
  * file name (`plugin_api.py`) counts only when named twice and unique in the workspace, and
- * stands for the folder it sits in (a root file for itself).
+ * stands for the folder it sits in (a root file for itself); in a sentence that says which files
+ * the section is for (`stated`), once is enough.
  */
-function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string): Kept & { overview: boolean; raws: string[]; repeated: boolean; glob: boolean } {
+function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string, stated = false): Kept & { overview: boolean; raws: string[]; repeated: boolean; glob: boolean } {
   const found: Array<{ glob: string; raw: string; count: number; line: string; written: boolean }> = [];
   for (const m of mentions) {
     let glob: string | null = null;
@@ -461,7 +462,7 @@ function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string)
       if (EVERYWHERE.has(m.value) || idx.stat(m.value).first === null) continue;
       glob = m.value;
     } else if (m.kind === 'file') {
-      const f = m.count >= 2 ? idx.resolveFile(m.value) : null;
+      const f = m.count >= 2 || stated ? idx.resolveFile(m.value) : null;
       if (!f) continue;
       // A file named by its name (`ExcelTools.cs`, `base.html`) stands for the folder it sits in:
       // the section speaks of that folder's files, not of the one it happens to name. A root
