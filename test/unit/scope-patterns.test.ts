@@ -130,10 +130,10 @@ describe('scope patterns', () => {
   });
 
   it('2d. a part about one file its heading names stays with its chapter; a part whose heading names a folder leaves', () => {
-    const files = ['package.json', 'src/app.ts', 'src/routes.ts', 'src/api/orders.ts', 'src/api/users.ts', 'README.md'];
+    const files = ['package.json', 'src/app.ts', 'src/routes.ts', 'src/api/orders.ts', 'src/api/users.ts', 'deploy/app.yaml', 'deploy/db.yaml', 'README.md'];
     const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep it short and name things after what they do.`).join('\n');
     const text = ['# Guide', '', 'Keep commits small.', '', '## TypeScript coding rules', '', 'How we write TypeScript.', '',
-      '### Style', '', rules('Style', 14), '', '### `package.json` rules', '', rules('Dependency', 14), '', '### `src/api/` handlers', '', rules('Handler', 14), ''].join('\n');
+      '### Style', '', rules('Style', 14), '', '### `package.json` rules', '', rules('Dependency', 14), '', '### `deploy/` manifests', '', rules('Manifest', 14), ''].join('\n');
     const snap = snapshot(text, files);
     const plan = buildPlan({ snapshot: snap, analysis: analyze(snap) });
     expect(plan.lossless.ok).toBe(true);
@@ -141,7 +141,7 @@ describe('scope patterns', () => {
     // The package.json part goes with the TypeScript rules, which are split only for the folder part.
     expect(scopes['`package.json` rules']).toBe(scopes['TypeScript coding rules']);
     expect(scopes['TypeScript coding rules']).toBe('**/*.ts');
-    expect(scopes['`src/api/` handlers']).toBe('src/api/**');
+    expect(scopes['`deploy/` manifests']).toBe('deploy/**');
     expect(plan.operations.map((o) => o.path).filter((p) => p.includes('package'))).toEqual([]);
   });
 
@@ -161,6 +161,23 @@ describe('scope patterns', () => {
     expect('React components (`.tsx` files)' in tsx).toBe(false);
     // A part about files the chapter is not for is a topic of its own.
     expect(plan('CSS (`.css` files)')['CSS (`.css` files)']).toBe('**/*.css');
+  });
+
+  it('2e2. a part about a folder inside its chapter\'s ("Integration tests (`test/integration/`)" under rules for `test/`) stays with it; a part about another folder leaves', () => {
+    const files = ['src/app.ts', 'src/db.ts', 'test/unit/app.test.ts', 'test/integration/db.test.ts', 'test/integration/api.test.ts', 'scripts/seed.ts', 'README.md'];
+    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep it short and name things after what they do.`).join('\n');
+    const text = (part: string) => ['# Guide', '', 'Keep commits small.', '', '## Test suite (`test/`)', '', 'How we write the tests.', '',
+      '### Style', '', rules('Style', 20), '', `### ${part}`, '', rules('Part', 20), ''].join('\n');
+    const plan = (part: string) => {
+      const snap = snapshot(text(part), files);
+      const p = buildPlan({ snapshot: snap, analysis: analyze(snap) });
+      expect(p.lossless.ok).toBe(true);
+      return Object.fromEntries(p.sections.map((s) => [s.title, s.applyTo]));
+    };
+    const inner = plan('Integration tests (`test/integration/`)');
+    expect(inner['Test suite (`test/`)']).toBe('test/**');
+    expect('Integration tests (`test/integration/`)' in inner).toBe(false);
+    expect(plan('Seed scripts (`scripts/`)')['Seed scripts (`scripts/`)']).toBe('scripts/**');
   });
 
   it('2c. the testing or documentation part of a chapter with a scope stays with it; in a chapter without one it leaves', () => {
@@ -724,7 +741,7 @@ describe('leftover', () => {
     expect(heading('Code review', '- Flag allocations in loops.\n', files).applyTo).toBeNull();
     const long = (what: string) => Array.from({ length: 20 }, (_, i) => `- ${what} rule ${i}: keep it short and name what failed.`).join('\n');
     const text = `# Guide\n\n## Web app\n\nEverything in \`web/\`.\n\n### React components\n\n${long('Component')}\n\n### Error handling\n\n${long('Error')}\n`;
-    const tree = [...files, 'web/App.tsx'];
+    const tree = [...files, 'web/App.tsx', 'admin/Panel.tsx'];
     const plan = buildPlan({ snapshot: snapshot(text, tree), analysis: analyze(snapshot(text, tree)) });
     // The chapter is split (its React part has a scope of its own); its error handling stays with the web app's rules.
     expect(plan.sections.find((x) => x.title === 'React components')!.applyTo).toBe('**/*.tsx');

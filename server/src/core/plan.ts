@@ -149,7 +149,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   // The file's first heading is its title: "Soundome — global instructions" names the project, not a part of it.
   const title = analysed.find((s) => s.kind === 'heading');
   const infer = (section: Section): ScopeResult => inferScope(section === title ? { ...section, opensFile: true } : section, textOf(section), index);
-  const units = splitSubsections(analysed, src, analysis.headings, infer);
+  const units = splitSubsections(analysed, src, analysis.headings, infer, index);
   const resolved = resolveOverrides(input.overrides ?? [], units.map((u) => u.section));
   const decisions = decideScopes(units, resolved, infer);
   for (const d of decisions) {
