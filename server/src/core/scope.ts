@@ -580,7 +580,7 @@ function foldersHeadingAndBodyName(idx: FileIndex, title: string, mentions: read
       break;
     }
   }
-  return out.length <= 2 ? out : [];
+  return out;
 }
 
 /** Headings that name the assistant or the document, not a part of the code ("KubeTopo — Copilot instructions"). */
