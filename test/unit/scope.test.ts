@@ -643,6 +643,16 @@ describe('a name before a dash in a heading is the part of the code the section 
     expect(inferScope(h('UX - Copilot instructions'), '# UX - Copilot instructions\n\n- Generators for many languages.\n', tree).applyTo).toBeNull();
     expect(inferScope(h('UX - Codegen Tooling Suite'), '# UX - Codegen Tooling Suite\n\n- Generators for many languages.\n', tree).applyTo).toEqual(['ux/**']);
   });
+  it('the file\'s title addressing the assistant names the project, even when its package folder has that name', () => {
+    const pkg = ['src/mergemate/__init__.py', 'src/mergemate/bot.py', 'src/mergemate/config/defaults.yaml', 'tests/test_bot.py', 'README.md'];
+    const text = (t: string) => `# ${t}\n\n${['- The bot code lives in `src/mergemate/`.', ...Array.from({ length: 12 }, (_, i) => `- Rule ${i}: prefer small pull requests and say why.`)].join('\n')}\n`;
+    for (const t of ['MergeMate Copilot Instructions', 'Copilot Instructions for MergeMate']) {
+      expect(inferScope({ ...h(t), opensFile: true }, text(t), pkg).applyTo).toBeNull();
+    }
+    // The same words in a heading inside the file, or a title without the assistant, name the folder.
+    expect(inferScope(h('MergeMate Copilot Instructions'), text('MergeMate Copilot Instructions'), pkg).applyTo).toEqual(['src/mergemate/**']);
+    expect(inferScope({ ...h('MergeMate package rules'), opensFile: true }, text('MergeMate package rules'), pkg).applyTo).toEqual(['src/mergemate/**']);
+  });
   it('an agent named before the dash is a part of the code ("Runtime Agent — Module Guidelines")', () => {
     const agents = ['runtime-agent/main.py', 'runtime-agent/loop.py', 'design-agent/main.py', 'shared/util.py', 'README.md'];
     expect(inferScope(h('Runtime Agent — Module Guidelines'), '## Runtime Agent — Module Guidelines\n\n- Keep the loop pure.\n', agents).applyTo).toEqual(['runtime-agent/**']);

@@ -296,7 +296,10 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   // in `python/`, the bindings of a Rust project, is about that folder, not every .py file).
   // Unless three quarters or more of the topic's files lie elsewhere: a `gradle/` folder holds the
   // wrapper, the Gradle rules are for every build script.
-  const agreed = foldersHeadingAndBodyName(idx, title, body().mentions);
+  // The file's title addressing the assistant ("MergeMate Copilot Instructions", "Copilot
+  // Instructions for Windows Terminal") names the project: its words are no folder of it.
+  const projectTitle = section.opensFile === true && ASSISTANT_RE.test(title);
+  const agreed = projectTitle ? [] : foldersHeadingAndBodyName(idx, title, body().mentions);
   const topical = hits.length ? fromHeading(title, label, hits, body(), head, idx) : null;
   if (agreed.length && !(topical?.applyTo && mostlyOutside(idx, topical.applyTo, agreed.map((a) => a.glob)))) {
     return finish(idx, agreed.map((a) => `${label} ${quote(title)} names ${a.word} and the body writes ${quote(a.raw)}`), agreed.map((a) => a.glob), 'directory', 'heading');
@@ -329,7 +332,7 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   // project's. An agent in the name itself ("Runtime Agent — Module Guidelines") is a part of the code.
   const dash = section.opensFile ? null : DASH_RE.exec(title);
   const dashed = dash && !ASSISTANT_RE.test(title.slice(dash.index + dash[0].length)) ? dash : null;
-  let named = headingDirectories(idx, title);
+  let named = projectTitle ? [] : headingDirectories(idx, title);
   if (!named.length && dashed) named = headingDirectories(idx, title.slice(0, dashed.index));
   if (named.length) {
     return finish(idx, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory', 'heading-word');
@@ -360,7 +363,7 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   }
   // The heading names by a word a folder of the source (`Command module standards` and
   // `src/pkg/commands/`, `Common Library` and `Src/Company.Product.Common/`): that folder.
-  const concept = conceptFolder(idx, title, head, body());
+  const concept = projectTitle ? null : conceptFolder(idx, title, head, body());
   if (concept) return finish(idx, concept.evidence, concept.globs, 'directory', 'heading-word');
   // A general heading about how code is written ("Error handling", "Logging", "Code conventions"):
   // the code its examples are in, else the languages the repository is written in. Maintainers who
