@@ -163,6 +163,15 @@ describe('scope patterns', () => {
     expect(plan('CSS (`.css` files)')['CSS (`.css` files)']).toBe('**/*.css');
   });
 
+  it('2f. a heading of nothing but "documentation" and generic words is about documentation files; with another word the body must say so', () => {
+    const files = ['README.md', 'guide/intro.md', 'guide/setup.md', 'src/parser.ts', 'src/lexer.ts'];
+    const body = '- Keep sentences short.\n- Link related pages instead of repeating them.\n';
+    for (const t of ['Documentation instructions', 'Docs guidelines for Copilot', 'Documentation']) expect(heading(t, body, files).applyTo).toEqual(['**/*.md']);
+    expect(heading('Parser documentation', body, files).applyTo).toBeNull();
+    // The word that names a folder of the tree is that folder.
+    expect(heading('Docs', body, [...files, 'docs/api.md', 'docs/cli.md']).applyTo).toEqual(['docs/**']);
+  });
+
   it('2e2. a part about a folder inside its chapter\'s ("Integration tests (`test/integration/`)" under rules for `test/`) stays with it; a part about another folder leaves', () => {
     const files = ['src/app.ts', 'src/db.ts', 'test/unit/app.test.ts', 'test/integration/db.test.ts', 'test/integration/api.test.ts', 'scripts/seed.ts', 'README.md'];
     const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep it short and name things after what they do.`).join('\n');

@@ -261,7 +261,13 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   const text = sectionText.text;
   const body = (): TextScan => sectionText.scan(strongHit ? HIT_SCAN_CAP : SCAN_CAP);
   // Generic words ("docs", "documentation") do not confirm it: the body must name the kind of file (markdown, README, `.md`, a markdown fence).
-  for (const i of needsBody) if ((body().scores.get(i)?.strong ?? 0) >= W_SECONDARY) hits.push(i);
+  // A heading of nothing but that word and generic ones ("Documentation instructions") is about
+  // it, unless the word is a folder's name ("docs" and `docs/`: that folder, below) or the text
+  // documents code (JSDoc, docstrings, comments).
+  for (const i of needsBody) {
+    const confirmed = (body().scores.get(i)?.strong ?? 0) >= W_SECONDARY;
+    if (confirmed || (onlyTopic(title, TOPICS[i]!.headingNeedsBody!) && !CODE_DOCS_RE.test(text) && !headingDirectories(idx, title).length)) hits.push(i);
+  }
   hits.sort((a, b) => a - b);
   // A topic whose files are written in a form of their own (workflow YAML) needs that form in the text.
   for (let k = hits.length - 1; k >= 0; k--) {
@@ -394,6 +400,16 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   // 4. Body keywords: one family must clearly dominate, with repeated evidence.
   return fromBody(body(), idx);
 }
+
+/** Whether a heading says nothing but `topic`'s word and generic words ("Documentation instructions", "Docs guidelines for Copilot"). */
+function onlyTopic(title: string, topic: RegExp): boolean {
+  const all = (re: RegExp) => new RegExp(re.source, `${re.flags}g`);
+  const rest = title.replace(all(topic), ' ').replace(all(GENERAL_SUFFIX_RE), ' ').replace(all(ONLY_TOPIC_FILLER), ' ');
+  return !/[\p{L}\p{N}]/u.test(rest);
+}
+/** Documentation written in the code: doc comments, docstrings. */
+const CODE_DOCS_RE = /\b(?:jsdoc|tsdoc|javadoc|godoc|rustdoc|doxygen|docstrings?|doc[- ]?comments?|xml doc(?:s|umentation)?|comments?)\b/i;
+const ONLY_TOPIC_FILLER = /(?<![\p{L}\p{N}_])(?:copilot|github|ai|for|the|and|of|project)(?![\p{L}\p{N}_])/iu;
 
 /** Fences of command lines (```bash) show how to run things, not which files a section is about. */
 const COMMAND_FAMILIES = new Set(['shell', 'powershell']);
