@@ -172,6 +172,19 @@ describe('scope patterns', () => {
     expect(heading('Docs', body, [...files, 'docs/api.md', 'docs/cli.md']).applyTo).toEqual(['docs/**']);
   });
 
+  it('2g. "Frontend" or "UI" without a folder of that name is the folder nine tenths of the tree\'s UI files are in', () => {
+    const files = ['server/main.py', 'server/db.py', 'src/cook-web/src/App.tsx', 'src/cook-web/src/Home.tsx', 'src/cook-web/src/components/Button.tsx', 'src/cook-web/package.json', 'README.md'];
+    const body = '- Keep components small.\n- Use the design tokens for colours.\n';
+    for (const t of ['Frontend Guidelines', 'Copilot Instructions: Frontend', 'UI conventions']) {
+      const r = heading(t, body, files);
+      expect(r.applyTo).toEqual(['src/cook-web/src/**']);
+      expect(r.evidence.join('\n')).toContain('3/3 of the tree\'s UI files');
+    }
+    // UI files spread over several places name no one folder; a folder named frontend is that folder.
+    expect(heading('Frontend Guidelines', body, [...files, 'admin/Panel.tsx']).applyTo).toBeNull();
+    expect(heading('Frontend Guidelines', body, [...files, 'frontend/index.ts', 'frontend/app.ts']).applyTo).toEqual(['frontend/**']);
+  });
+
   it('2e2. a part about a folder inside its chapter\'s ("Integration tests (`test/integration/`)" under rules for `test/`) stays with it; a part about another folder leaves', () => {
     const files = ['src/app.ts', 'src/db.ts', 'test/unit/app.test.ts', 'test/integration/db.test.ts', 'test/integration/api.test.ts', 'scripts/seed.ts', 'README.md'];
     const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep it short and name things after what they do.`).join('\n');

@@ -371,6 +371,9 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   // `src/pkg/commands/`, `Common Library` and `Src/Company.Product.Common/`): that folder.
   const concept = projectTitle ? null : conceptFolder(idx, title, head, body());
   if (concept) return finish(idx, concept.evidence, concept.globs, 'directory', 'heading-word');
+  // "Frontend", "UI", "Web app" without a folder of that name: the folder the tree's UI code lives in.
+  const ui = projectTitle ? null : frontendFolder(idx, title);
+  if (ui) return finish(idx, [`${label} ${quote(title)} names the frontend: ${ui.share} of the tree's UI files (.tsx, .jsx, .vue, .svelte) are in ${ui.dir}/`], [`${ui.dir}/**`], 'directory', 'heading-word');
   // A general heading about how code is written ("Error handling", "Logging", "Code conventions"):
   // the code its examples are in, else the languages the repository is written in. Maintainers who
   // split their own files scope such rules to their code; security and cross-cutting rules stay.
@@ -399,6 +402,27 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
 
   // 4. Body keywords: one family must clearly dominate, with repeated evidence.
   return fromBody(body(), idx);
+}
+
+const FRONTEND_RE = /(?<![\p{L}\p{N}_])(?:front[- ]?end|ui|user interface|web ?app|web client|client[- ]side)(?![\p{L}\p{N}_])/iu;
+const UI_GLOBS = ['**/*.tsx', '**/*.jsx', '**/*.vue', '**/*.svelte'];
+/** The deepest folder (at most three levels down) that holds nine tenths or more of the tree's UI files, for a heading that names the frontend, the UI or the web app. */
+function frontendFolder(idx: FileIndex, title: string): { dir: string; share: string } | null {
+  if (!FRONTEND_RE.test(title)) return null;
+  const files = [...idx.matchingAny(UI_GLOBS)].map((i) => idx.files[i]!);
+  if (files.length < 3) return null;
+  const byDir = new Map<string, number>();
+  for (const f of files) {
+    const segs = f.split('/').slice(0, -1);
+    for (let d = 1; d <= Math.min(3, segs.length); d++) {
+      const dir = segs.slice(0, d).join('/');
+      byDir.set(dir, (byDir.get(dir) ?? 0) + 1);
+    }
+  }
+  let best: string | null = null;
+  for (const [dir, n] of byDir) if (n >= files.length * 0.9 && (!best || depth(dir) > depth(best))) best = dir;
+  if (!best || best.split('/').some((x) => x.startsWith('.')) || idx.coversAlmostAll(idx.stat(`${best}/**`).count)) return null;
+  return { dir: best, share: `${byDir.get(best)}/${files.length}` };
 }
 
 /** Whether a heading says nothing but `topic`'s word and generic words ("Documentation instructions", "Docs guidelines for Copilot"). */
