@@ -83,10 +83,9 @@ const FILE_NAME_GLOB = /(?:^|\/)[^*?{}[\]/]+$/;
 /** Every folder of one name, wherever it sits (`**\/core/**`). */
 const ANY_FOLDER_RE = /^\*\*\/[^*?[\]{}]+\/\*\*$/;
 
-/** Whether every file of the tree that `globs` match is one `outer` matches too. */
-function within(index: FileIndex, globs: readonly string[], outer: readonly string[]): boolean {
-  const theirs = index.matchingAny(outer);
-  return [...index.matchingAny(globs)].every((i) => theirs.has(i));
+/** Whether every file of the tree that `globs` match is among `outer` (file indexes). */
+function within(index: FileIndex, globs: readonly string[], outer: ReadonlySet<number>): boolean {
+  return [...index.matchingAny(globs)].every((i) => outer.has(i));
 }
 
 function sameScope(a: ScopeResult, b: ScopeResult): boolean {
@@ -141,9 +140,10 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
   let wholeScope: ScopeResult | undefined;
   const whole = (): ScopeResult => (wholeScope ??= infer(section));
   const owns = sections.slice(1).map((s) => ownScope(infer(s)));
+  const introFiles = intro.applyTo !== null ? index.matchingAny(intro.applyTo) : null;
   // A chapter whose every part is about its own folder or kind of file inside the chapter's ("Crates":
   // `### storage`, `### sync`) is a map of them: its parts are topics of their own.
-  const map = intro.applyTo !== null && owns.every((o) => o.applyTo !== null && within(index, o.applyTo, intro.applyTo!)) && new Set(owns.map((o) => o.applyTo!.join(','))).size === owns.length;
+  const map = introFiles !== null && owns.every((o) => o.applyTo !== null && within(index, o.applyTo, introFiles)) && new Set(owns.map((o) => o.applyTo!.join(','))).size === owns.length;
   for (const [k, s] of sections.slice(1).entries()) {
     let own = owns[k]!;
     if (generalChapter && own.applyTo !== null && own.basis !== 'heading') {
@@ -157,7 +157,7 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
     // A part about some of its chapter's files ("React (`.tsx` files)" under TypeScript rules for
     // `.ts` and `.tsx`, "Integration tests" in `test/integration/` under testing rules for `test/`)
     // is a rule of that chapter: every file it is for, in the tree, loads the chapter.
-    if (!map && own.applyTo !== null && intro.applyTo !== null && within(index, own.applyTo, intro.applyTo)) {
+    if (!map && own.applyTo !== null && introFiles !== null && within(index, own.applyTo, introFiles)) {
       own = { applyTo: null, evidence: [...own.evidence, `no scope of its own: its files are among those of ${JSON.stringify(section.title)}`] };
     }
     const bytes = s.ranges[0]!.end - s.ranges[0]!.start;
