@@ -22,6 +22,16 @@ function snapshot(text: string, files: string[]): Snapshot {
   return { sources: [{ path: REPO_WIDE_PATH, kind: 'copilot-repo', bytes, size: bytes.length, sha256: sha256Hex(bytes) }], refused: [], files: [REPO_WIDE_PATH, ...files].sort(), filesTruncated: false };
 }
 
+/** A chapter with a "Style" part and one more part, each twenty rules long: the plan's scope for each section title (losslessly split). */
+function chapterScopes(chapter: string, intro: string, part: string, files: string[]): Record<string, string | null> {
+  const rules = (topic: string) => Array.from({ length: 20 }, (_, i) => `- ${topic} rule ${i}: keep it short and name things after what they do.`).join('\n');
+  const text = ['# Guide', '', 'Keep commits small.', '', `## ${chapter}`, '', intro, '', '### Style', '', rules('Style'), '', `### ${part}`, '', rules('Part'), ''].join('\n');
+  const snap = snapshot(text, files);
+  const p = buildPlan({ snapshot: snap, analysis: analyze(snap) });
+  expect(p.lossless.ok).toBe(true);
+  return Object.fromEntries(p.sections.map((s) => [s.title, s.applyTo]));
+}
+
 describe('scope patterns', () => {
   it('1. a generic word in the heading does not veto path evidence', () => {
     const files = ['src/billing_api/handlers.py', 'src/worker/main.py', 'web/App.tsx', 'web/routes/Home.tsx'];
@@ -147,15 +157,7 @@ describe('scope patterns', () => {
 
   it('2e. a part about some of its chapter\'s kinds of file ("React (`.tsx` files)" under TypeScript rules) stays with it; a part about another kind leaves', () => {
     const files = ['src/app.ts', 'src/routes.ts', 'src/App.tsx', 'src/Home.tsx', 'src/style.css', 'README.md'];
-    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep it short and name things after what they do.`).join('\n');
-    const text = (part: string) => ['# Guide', '', 'Keep commits small.', '', '## TypeScript rules', '', 'How we write TypeScript and TSX.', '',
-      '### Style', '', rules('Style', 20), '', `### ${part}`, '', rules('Part', 20), ''].join('\n');
-    const plan = (part: string) => {
-      const snap = snapshot(text(part), files);
-      const p = buildPlan({ snapshot: snap, analysis: analyze(snap) });
-      expect(p.lossless.ok).toBe(true);
-      return Object.fromEntries(p.sections.map((s) => [s.title, s.applyTo]));
-    };
+    const plan = (part: string) => chapterScopes('TypeScript rules', 'How we write TypeScript and TSX.', part, files);
     const tsx = plan('React components (`.tsx` files)');
     expect(tsx['TypeScript rules']).toBe('**/*.ts,**/*.tsx');
     expect('React components (`.tsx` files)' in tsx).toBe(false);
@@ -163,7 +165,16 @@ describe('scope patterns', () => {
     expect(plan('CSS (`.css` files)')['CSS (`.css` files)']).toBe('**/*.css');
   });
 
-  it('2f. a heading of nothing but "documentation" and generic words is about documentation files; with another word the body must say so', () => {
+  it('2e2. a part about a folder inside its chapter\'s ("Integration tests (`test/integration/`)" under rules for `test/`) stays with it; a part about another folder leaves', () => {
+    const files = ['src/app.ts', 'src/db.ts', 'test/unit/app.test.ts', 'test/integration/db.test.ts', 'test/integration/api.test.ts', 'scripts/seed.ts', 'README.md'];
+    const plan = (part: string) => chapterScopes('Test suite (`test/`)', 'How we write the tests.', part, files);
+    const inner = plan('Integration tests (`test/integration/`)');
+    expect(inner['Test suite (`test/`)']).toBe('test/**');
+    expect('Integration tests (`test/integration/`)' in inner).toBe(false);
+    expect(plan('Seed scripts (`scripts/`)')['Seed scripts (`scripts/`)']).toBe('scripts/**');
+  });
+
+  it('2h. a heading of nothing but "documentation" and generic words is about documentation files; with another word the body must say so', () => {
     const files = ['README.md', 'guide/intro.md', 'guide/setup.md', 'src/parser.ts', 'src/lexer.ts'];
     const body = '- Keep sentences short.\n- Link related pages instead of repeating them.\n';
     for (const t of ['Documentation instructions', 'Docs guidelines for Copilot', 'Documentation']) expect(heading(t, body, files).applyTo).toEqual(['**/*.md']);
@@ -172,7 +183,7 @@ describe('scope patterns', () => {
     expect(heading('Docs', body, [...files, 'docs/api.md', 'docs/cli.md']).applyTo).toEqual(['docs/**']);
   });
 
-  it('2g. "Frontend" or "UI" without a folder of that name is the folder nine tenths of the tree\'s UI files are in', () => {
+  it('2i. "Frontend" or "UI" without a folder of that name is the folder nine tenths of the tree\'s UI files are in', () => {
     const files = ['server/main.py', 'server/db.py', 'src/cook-web/src/App.tsx', 'src/cook-web/src/Home.tsx', 'src/cook-web/src/components/Button.tsx', 'src/cook-web/package.json', 'README.md'];
     const body = '- Keep components small.\n- Use the design tokens for colours.\n';
     for (const t of ['Frontend Guidelines', 'Copilot Instructions: Frontend', 'UI conventions']) {
@@ -183,23 +194,6 @@ describe('scope patterns', () => {
     // UI files spread over several places name no one folder; a folder named frontend is that folder.
     expect(heading('Frontend Guidelines', body, [...files, 'admin/Panel.tsx']).applyTo).toBeNull();
     expect(heading('Frontend Guidelines', body, [...files, 'frontend/index.ts', 'frontend/app.ts']).applyTo).toEqual(['frontend/**']);
-  });
-
-  it('2e2. a part about a folder inside its chapter\'s ("Integration tests (`test/integration/`)" under rules for `test/`) stays with it; a part about another folder leaves', () => {
-    const files = ['src/app.ts', 'src/db.ts', 'test/unit/app.test.ts', 'test/integration/db.test.ts', 'test/integration/api.test.ts', 'scripts/seed.ts', 'README.md'];
-    const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep it short and name things after what they do.`).join('\n');
-    const text = (part: string) => ['# Guide', '', 'Keep commits small.', '', '## Test suite (`test/`)', '', 'How we write the tests.', '',
-      '### Style', '', rules('Style', 20), '', `### ${part}`, '', rules('Part', 20), ''].join('\n');
-    const plan = (part: string) => {
-      const snap = snapshot(text(part), files);
-      const p = buildPlan({ snapshot: snap, analysis: analyze(snap) });
-      expect(p.lossless.ok).toBe(true);
-      return Object.fromEntries(p.sections.map((s) => [s.title, s.applyTo]));
-    };
-    const inner = plan('Integration tests (`test/integration/`)');
-    expect(inner['Test suite (`test/`)']).toBe('test/**');
-    expect('Integration tests (`test/integration/`)' in inner).toBe(false);
-    expect(plan('Seed scripts (`scripts/`)')['Seed scripts (`scripts/`)']).toBe('scripts/**');
   });
 
   it('2c. the testing or documentation part of a chapter with a scope stays with it; in a chapter without one it leaves', () => {
