@@ -196,6 +196,14 @@ describe('scope patterns', () => {
     expect(heading('Frontend Guidelines', body, [...files, 'frontend/index.ts', 'frontend/app.ts']).applyTo).toEqual(['frontend/**']);
   });
 
+  it('2j. a heading naming Tailwind is for the stylesheets and the markup its classes are written in', () => {
+    const files = ['app/assets/stylesheets/application.css', 'app/views/users/index.html.erb', 'app/views/layouts/app.html.erb', 'app/javascript/controllers/menu.js', 'app/models/user.rb'];
+    const body = '- Prefer utility classes over custom CSS.\n- Group responsive variants together.\n';
+    expect(heading('Tailwind CSS v4 Guidelines', body, files).applyTo).toEqual(['**/*.css', '**/*.erb']);
+    // Plain CSS rules stay with the stylesheets.
+    expect(heading('CSS conventions', body, files).applyTo).toEqual(['**/*.css']);
+  });
+
   it('2c. the testing or documentation part of a chapter with a scope stays with it; in a chapter without one it leaves', () => {
     const files = ['src/Orders/Order.cs', 'src/Orders/OrderService.cs', 'tests/Orders.Tests/OrderTests.cs', 'tests/Orders.Tests/ServiceTests.cs', 'README.md'];
     const rules = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `- ${topic} rule ${i}: keep methods short and name them after what they do.`).join('\n');

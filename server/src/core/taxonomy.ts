@@ -376,6 +376,8 @@ export const TOPICS: readonly Topic[] = [
     primary: ['css', 'scss', 'sass', 'tailwind', 'stylesheet', 'stylesheets'], secondary: ['.css', '.scss', 'styled-components'],
     fences: ['css', 'scss', 'sass', 'less'],
     globs: ['**/*.css', '**/*.scss', '**/*.sass', '**/*.less'],
+    // Tailwind's rules are for the markup its classes are written in, with the stylesheets.
+    variants: [[/tailwind/i, ['**/*.css', '**/*.scss', '**/*.html', '**/*.erb', '**/*.tsx', '**/*.jsx', '**/*.vue', '**/*.svelte']]],
   },
   {
     id: 'html', name: 'HTML', family: 'html', language: false,
