@@ -83,6 +83,19 @@ describe('one file per topic', () => {
     expect(new Set(plan.sections.filter((s) => s.kind !== 'preamble').map((s) => s.destination))).toEqual(new Set(['.github/instructions/python.instructions.md']));
   });
 
+  it('a second scope with the same name is named after its first heading, not with a number', () => {
+    const files = ['backend/server.ts', 'backend/z21.ts', 'tests/backend/z21.test.ts', 'README.md'];
+    const text = '# Project\n\nBe brief.\n\n## Backend\n\n- Keep handlers thin.\n\n## Z21 protocol rules\n\n- Decode every frame in one place.\n';
+    const { plan } = planOf(text, files, [
+      { section: 'Backend', applyTo: 'backend/**' },
+      { section: 'Z21 protocol rules', applyTo: 'backend/**,tests/backend/**' },
+    ]);
+    const dest = Object.fromEntries(plan.sections.map((s) => [s.title, s.destination]));
+    expect(dest['Backend']).toBe('.github/instructions/backend.instructions.md');
+    expect(dest['Z21 protocol rules']).toBe('.github/instructions/z21-protocol-rules.instructions.md');
+    expect(plan.lossless.ok).toBe(true);
+  });
+
   it('a topic name never takes an existing file: the slug gets a suffix', () => {
     const { plan } = planOf(text, [...FILES, '.github/instructions/python.instructions.md']);
     expect(plan.sections.find((s) => s.title === 'Python style')!.destination).toBe('.github/instructions/python-2.instructions.md');

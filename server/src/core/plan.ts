@@ -346,6 +346,7 @@ function assignDestinations(decisions: Decision[], snapshot: Snapshot, index: Fi
   const joined = joinNearScopes([...scopes.values()], index);
   const keys = [...scopes.keys()];
   const byScope = new Map<string, string>();
+  const names = new Set<string>();
   for (const d of decisions) {
     const own = keyOf.get(d);
     if (own === undefined) continue;
@@ -353,7 +354,11 @@ function assignDestinations(decisions: Decision[], snapshot: Snapshot, index: Fi
     let slug = byScope.get(key);
     if (slug === undefined) {
       const topic = topicOf(d.globs!);
-      const base = fileSlug(topic?.name ?? d.section.title);
+      const named = fileSlug(topic?.name ?? d.section.title);
+      // A second topic of one name (`Backend/**`, then `Backend/**,Test/Backend/**`) is named after
+      // its first heading ("z21-backend-best-practices"), not "backend-2".
+      const base = topic && !explicit.has(named) && names.has(named) ? fileSlug(d.section.title) : named;
+      names.add(named);
       slug = explicit.has(base) ? base : allocate(base);
       byScope.set(key, slug);
     }
