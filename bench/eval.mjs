@@ -156,6 +156,7 @@ export function scoreRealCase(core, c) {
       proposalsRight: proposals.filter((p) => best(p.set, humans) >= HIT_JACCARD).length,
     },
     textPlaced: textPlaced(plan, info, { hits, humans, unmatchable, repoWideDest: new Set([REPO_WIDE, ...plan.operations.filter((o) => o.content !== null && INSTR_RE.test(o.path) && !proposals.some((p) => p.path === o.path)).map((o) => o.path)]) }),
+    rulesLoaded: rulesLoaded(plan, info, tree.length, { humans, unmatchable, proposals }),
     name: c.name,
     repo: info.repo,
     kind: info.kind,
@@ -202,6 +203,44 @@ function textPlaced(plan, info, { hits, humans, unmatchable, repoWideDest }) {
   return { right, total };
 }
 
+/**
+ * Reassembly only: whether the plan still loads each rule where the maintainers load it. Every
+ * byte of a human file's text counts once for each tree file its human file applies to (every
+ * file for a repository-wide part); of those (byte, file) pairs, `kept` are the ones where the
+ * output the plan sends that byte to applies too (the repository-wide file applies everywhere).
+ * A byte scoped narrower than its maintainers scoped it is a rule that no longer loads for some
+ * of their files; one scoped wider only costs characters (`extra`, the pairs the plan adds).
+ */
+function rulesLoaded(plan, info, treeSize, { humans, unmatchable, proposals }) {
+  if (!info.monolithParts || treeSize === 0) return null;
+  const human = new Map(humans.map((h) => [h.path, h.set]));
+  const written = new Map(proposals.map((p) => [p.path, p.set]));
+  const skip = new Set(unmatchable);
+  const pieces = plan.sections.flatMap((x) => x.ranges.map((r) => ({ ...r, set: written.get(x.destination) ?? null })));
+  let need = 0;
+  let kept = 0;
+  let extra = 0;
+  for (const part of info.monolithParts) {
+    if (skip.has(part.from)) continue;
+    const h = human.get(part.from) ?? null; // null: the part applies to every file
+    for (const p of pieces) {
+      const o = Math.min(p.end, part.end) - Math.max(p.start, part.start);
+      if (o <= 0) continue;
+      const hN = h ? h.size : treeSize;
+      const pN = p.set ? p.set.size : treeSize;
+      let both = Math.min(hN, pN);
+      if (h && p.set) {
+        both = 0;
+        for (const f of h) if (p.set.has(f)) both++;
+      }
+      need += o * hN;
+      kept += o * both;
+      extra += o * (pN - both);
+    }
+  }
+  return need ? { need, kept, extra } : null;
+}
+
 function median(xs) {
   if (xs.length === 0) return null;
   const s = [...xs].sort((a, b) => a - b);
@@ -238,6 +277,12 @@ export function summarize(cases) {
       return { humansReached: reached, proposalsRight: right, recall: humanUnits ? reached / humanUnits : null, precision: proposalUnits ? right / proposalUnits : null };
     })(),
     byOrigin: Object.fromEntries(['moved', 'rewritten'].map((k) => [k, { units: sum((c) => c.byOrigin[k].units), hits: sum((c) => c.byOrigin[k].hits) }])),
+    rulesLoaded: (() => {
+      const t = cases.map((c) => c.rulesLoaded).filter(Boolean);
+      if (!t.length) return null;
+      const kept = t.map((x) => x.kept / x.need);
+      return { cases: t.length, mean: kept.reduce((a, b) => a + b, 0) / t.length, median: median(kept), below80: kept.filter((x) => x < 0.8).length, extraMedian: median(t.map((x) => x.extra / x.need)) };
+    })(),
     textPlaced: (() => {
       const t = cases.map((c) => c.textPlaced).filter(Boolean);
       return t.length ? { right: t.reduce((n, x) => n + x.right, 0), total: t.reduce((n, x) => n + x.total, 0), cases: t.length, median: median(t.filter((x) => x.total > 0).map((x) => x.right / x.total)) } : null;
@@ -312,6 +357,8 @@ export function rows(r, labelled) {
   }
   const tp = r.reassembly.textPlaced;
   if (tp) out.push({ case: 'text placed with its scope', input: `${tp.cases} real reassembled repositories`, value: `${pct(tp.right / tp.total)} of the bytes (median per case ${pct(tp.median)})`, target: '—', status: 'info', note: `${tp.right} of ${tp.total} bytes of the human files go where that file's text belongs: the written file paired with it, or the repository-wide file for repository-wide parts` });
+  const rl = r.reassembly.rulesLoaded;
+  if (rl) out.push({ case: 'rules still loaded where the maintainers load them', input: `${rl.cases} real reassembled repositories`, value: `mean ${pct(rl.mean)} per case (median ${pct(rl.median)}; ${rl.below80} cases below 80 %)`, target: '—', status: 'info', note: `each byte of a human file's text counted once per tree file its human file applies to (every file for repository-wide text): the share of those the plan's output for that byte applies to as well; the rest are rules that no longer load for files the maintainers load them for. The plan loads text for files the maintainers did not on a median of ${pct(rl.extraMedian)} more (characters spent, no rule lost)` });
   if (labelled) {
     out.push({ case: 'labelled regression set', input: `${labelled.cases.length} labelled/synthetic cases (test/fixtures/eval)`, value: `recall ${pct(labelled.recall)} (${labelled.hits}/${labelled.humanScoped}), precision ${pct(labelled.precision)} (${labelled.hits}/${labelled.proposedScoped})`, target: '—', status: 'info', note: `not counted in the figures above; bytes lost: ${labelled.lossless ? 0 : 'SOME'}` });
   }

@@ -173,6 +173,36 @@ describe('the real-case scorer', () => {
     expect(r.textPlaced).toEqual({ right: monolith.length - aEnd, total: monolith.length });
   });
 
+  it('counts rules still loaded where the maintainers load them: a rule scoped narrower loses files, one scoped wider only costs', () => {
+    const c = fakeCase(tree, humans, monolith);
+    const parts = [
+      { from: humans[0]![0], start: 0, end: aEnd },
+      { from: REPO_WIDE, start: aEnd, end: monolith.length },
+    ];
+    const withParts = { ...c, info: { ...c.info, monolithParts: parts } };
+    const n = tree.length;
+    const docs = monolith.length - aEnd;
+    // The src text to src/** (its maintainers' three files), the repository-wide text to docs/** (2 of 7 files).
+    let r = scoreRealCase(fakeCore({ sections, operations: ops('src/**', 'docs/**') }), withParts);
+    expect(r.rulesLoaded).toEqual({ need: aEnd * 3 + docs * n, kept: aEnd * 3 + docs * 2, extra: 0 });
+    // The src text to src/a.ts only (narrower: two files lose it), the repository-wide text kept everywhere.
+    const wide: Op[] = [
+      { op: 'create', path: '.github/instructions/src.instructions.md', content: fm('src/a.ts', monolith.slice(0, aEnd)) },
+      { op: 'modify', path: REPO_WIDE, content: monolith.slice(aEnd) },
+    ];
+    const kept = [sections[0]!, { ...sections[1]!, destination: REPO_WIDE }];
+    r = scoreRealCase(fakeCore({ sections: kept, operations: wide }), withParts);
+    expect(r.rulesLoaded).toEqual({ need: aEnd * 3 + docs * n, kept: aEnd + docs * n, extra: 0 });
+    // The src text kept repository-wide: nothing lost, four files more than its maintainers'.
+    r = scoreRealCase(fakeCore({ sections: [{ ...sections[0]!, destination: REPO_WIDE }, { ...sections[1]!, destination: REPO_WIDE }], operations: [{ op: 'modify', path: REPO_WIDE, content: monolith }] }), withParts);
+    expect(r.rulesLoaded).toEqual({ need: aEnd * 3 + docs * n, kept: aEnd * 3 + docs * n, extra: aEnd * (n - 3) });
+    const s = summarize([r]);
+    const line = rows({ split: summarize([]), reassembly: s, all: s, cases: [r] }).find((x: { case: string }) => x.case.startsWith('rules still loaded'));
+    expect(line).toMatchObject({ status: 'info', value: 'mean 100 % per case (median 100 %; 0 cases below 80 %)' });
+    // A case built without monolithParts has no figure.
+    expect(scoreRealCase(fakeCore({ sections, operations: ops('src/**', 'docs/**') }), c).rulesLoaded).toBeNull();
+  });
+
   it('finds lost bytes: a section not covered, a section whose text is missing from its output', () => {
     const src = Buffer.from(monolith);
     expect(bytesLost({ sections, operations: ops('src/**', 'docs/**') }, src)).toBe(0);
