@@ -328,3 +328,27 @@ describe('a subsection of a few lines stays with its chapter (issue 20 §1)', ()
     expect(alone.sections.find((s) => s.title === 'Release helpers')!.applyTo).toBe('**/*.py');
   });
 });
+
+describe("the file's title chapter is scoped by its heading, not by what its body names (issue 20 §2)", () => {
+  // A title with the whole file under it: its body names `scripts/` twice and shows Python, as a
+  // project's general rules do; what it names is the file's subject, not the files it is for.
+  const body = "Acme exports orders. Helpers live in `scripts/lib/`; run them from `scripts/lib/` with Python 3.12.\n\n```python\nimport util\n```\n\n";
+  const titled = `# Acme assistant instructions\n\n${body}## Setup\n\nRun \`make\` once.\n\n# Commits\n\nImperative mood.\n`;
+
+  it('a title chapter with headings under it stays repository-wide on body paths and code examples', () => {
+    const { plan } = planOf(titled);
+    const title = plan.sections.find((s) => s.title === 'Acme assistant instructions')!;
+    expect(title.applyTo).toBeNull();
+    expect(title.destination).toBe(REPO_WIDE_PATH);
+    expect(title.evidence.join(' ')).toContain("the file's title chapter holds rules of every kind");
+    expect(plan.operations.filter((o) => o.op === 'create')).toEqual([]);
+    // Its heading still scopes it when the heading names the files.
+    const named = planOf(titled.replace('# Acme assistant instructions', '# Python instructions')).plan;
+    expect(named.sections.find((s) => s.title === 'Python instructions')!.applyTo).toBe('**/*.py');
+  });
+
+  it('the same text under a first heading that is a section among others keeps its body evidence', () => {
+    const { plan } = planOf(`# Export helpers\n\n${body}# Commits\n\nImperative mood.\n`);
+    expect(plan.sections.find((s) => s.title === 'Export helpers')!.applyTo).toBe('scripts/lib/**');
+  });
+});

@@ -148,7 +148,9 @@ export function buildPlan(input: BuildPlanInput): Plan {
   };
   // The file's first heading is its title: "Soundome — global instructions" names the project, not a part of it.
   const title = analysed.find((s) => s.kind === 'heading');
-  const infer = (section: Section): ScopeResult => inferScope(section === title ? { ...section, opensFile: true } : section, textOf(section), index);
+  // A title with headings under it is the file's title chapter: its text is the whole file's (inferScope).
+  const titleChapter = title !== undefined && analysis.headings.some((h) => h.level > title.level && h.start > title.ranges[0]!.start && h.start < title.ranges[title.ranges.length - 1]!.end);
+  const infer = (section: Section): ScopeResult => inferScope(section === title ? { ...section, opensFile: true, titleChapter } : section, textOf(section), index);
   const units = splitSubsections(analysed, src, analysis.headings, infer, index);
   const resolved = resolveOverrides(input.overrides ?? [], units.map((u) => u.section));
   const decisions = decideScopes(units, resolved, infer);

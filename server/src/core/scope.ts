@@ -235,7 +235,7 @@ export class SectionText {
  * Infer a section's applyTo. `input` is the section's text (its heading included), or that text
  * with its scans; `idx` the workspace files (one index for every section of a plan). Deterministic.
  */
-export function inferScope(section: { title: string; kind: string; opensFile?: boolean }, input: string | SectionText, idx: FileIndex): ScopeResult {
+export function inferScope(section: { title: string; kind: string; opensFile?: boolean; titleChapter?: boolean }, input: string | SectionText, idx: FileIndex): ScopeResult {
   if (section.kind === 'preamble') return repoWide(['no scope: the preamble stays repository-wide']);
   if (section.kind === 'frontmatter') return repoWide(['no scope: front matter stays repository-wide']);
   const title = section.title.trim().slice(0, 300);
@@ -344,6 +344,12 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
     return finish(idx, named.map((d) => `${label} ${quote(title)} names directory ${d.replace(/\/\*\*$/, '/')}`), named, 'directory', 'heading-word');
   }
 
+  // The file's title chapter (its first heading, with the headings under it) holds the file's
+  // rules of every kind: the paths, code examples and keywords its body has are the subjects of
+  // the whole file, not the files it is for. Only its heading, or an opening that says which files
+  // it is for, scopes it; its subsections are still judged one by one.
+  const titleBody = section.titleChapter === true;
+
   // "See `CLAUDE.md`", "update `AGENTS.md`": another agent's instruction file the body names is a
   // pointer to read or keep in step, not the files the section's rules are for.
   const bodyPaths = pathSignal(idx, body().mentions.filter((m) => m.kind === 'dir' || formatOf(m.value) === null), 'mentions');
@@ -364,6 +370,7 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
     const share = lineShare(text, bodyPaths.raws);
     if (general ? share >= MIN_PATH_SHARE || (!howToWork && bodyPaths.repeated && share >= MIN_REPEATED_PATH_SHARE) : bodyPaths.repeated || bodyPaths.glob || share >= MIN_REPEATED_PATH_SHARE) {
       if (general || !(bodyPaths.repeated || bodyPaths.glob)) bodyPaths.evidence.push(`${Math.round(share * 100)} % of its lines name these paths`);
+      if (titleBody) return repoWide([...bodyPaths.evidence, TITLE_BODY]);
       return finish(idx, bodyPaths.evidence, bodyPaths.globs, 'mentioned paths', 'body-paths');
     }
   }
@@ -398,11 +405,15 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
 
   // 3. The language of the section's code fences: its examples say which files it is about.
   const fenced = fenceLanguage(body(), idx);
-  if (fenced) return fenced;
+  if (fenced) return titleBody && fenced.applyTo ? repoWide([...fenced.evidence, TITLE_BODY]) : fenced;
 
   // 4. Body keywords: one family must clearly dominate, with repeated evidence.
-  return fromBody(body(), idx);
+  const keyed = fromBody(body(), idx);
+  return titleBody && keyed.applyTo ? repoWide([...keyed.evidence, TITLE_BODY]) : keyed;
 }
+
+/** Why the file's title chapter keeps what its body names repository-wide (inferScope). */
+const TITLE_BODY = "no scope: the file's title chapter holds rules of every kind; what its body names is the file's subject, not its scope";
 
 const FRONTEND_RE = /(?<![\p{L}\p{N}_])(?:front[- ]?end|ui|user interface|web ?app|web client|client[- ]side)(?![\p{L}\p{N}_])/iu;
 const UI_GLOBS = ['**/*.tsx', '**/*.jsx', '**/*.vue', '**/*.svelte'];
