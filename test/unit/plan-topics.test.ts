@@ -352,3 +352,43 @@ describe("the file's title chapter is scoped by its heading, not by what its bod
     expect(plan.sections.find((s) => s.title === 'Export helpers')!.applyTo).toBe('scripts/lib/**');
   });
 });
+
+describe('an override may name a part of a section the plan keeps whole (the person decides it)', () => {
+  // A project overview is a map: the plan never cuts it, even with a TypeScript part inside.
+  const overview = [
+    '# Commits\n\n- Imperative mood.\n\n',
+    '# Project overview\n\nAcme exports orders. The code is in `src/`, the scripts in `scripts/`.\n\n',
+    '## Layout\n\n- `src/api/` serves the orders.\n- `scripts/` exports them.\n\n',
+    '## TypeScript style checks\n\n- Prefer `readonly` arrays.\n- No default exports.\n\n',
+    '## Release\n\n- Tag from main.\n',
+  ].join('');
+
+  it('without an override the section stays whole', () => {
+    const { plan } = planOf(overview);
+    expect(plan.sections.map((s) => s.title)).toEqual(['Commits', 'Project overview']);
+    expect(plan.operations).toEqual([]);
+  });
+
+  it('an override naming a part by its heading cuts the section: that part moves, the others keep the whole section\'s place', () => {
+    const { plan, bytes } = planOf(overview, FILES, [{ section: 'TypeScript style checks', applyTo: '**/*.ts' }]);
+    expect(plan.sections.map((s) => [s.title, s.destination])).toEqual([
+      ['Commits', REPO_WIDE_PATH],
+      ['Project overview', REPO_WIDE_PATH],
+      ['Layout', REPO_WIDE_PATH],
+      ['TypeScript style checks', '.github/instructions/typescript.instructions.md'],
+      ['Release', REPO_WIDE_PATH],
+    ]);
+    const ts = plan.sections.find((s) => s.title === 'TypeScript style checks')!;
+    expect(ts).toMatchObject({ applyTo: '**/*.ts', decidedBy: 'override' });
+    expect(plan.sections.find((s) => s.title === 'Layout')!.evidence[0]).toBe('cut from "Project overview": an override names one of its parts');
+    // The moved part is no longer always on; every byte still lands in exactly one output.
+    expect(plan.operations.find((o) => o.path === REPO_WIDE_PATH)!.content).not.toContain('readonly');
+    expect(verifyLossless(plan, new Map([[REPO_WIDE_PATH, bytes]]), outputs(plan))).toEqual({ ok: true, errors: [] });
+    // The same part named by its id, as the cut plan lists it, gives the same plan.
+    expect(planOf(overview, FILES, [{ section: ts.id, applyTo: '**/*.ts' }]).plan.planId).toBe(plan.planId);
+  });
+
+  it('a name that is no section and no part of one is still refused, listing the sections', () => {
+    expect(() => planOf(overview, FILES, [{ section: 'Nothing like it', applyTo: '**/*.ts' }])).toThrow(/Unknown section "Nothing like it"/);
+  });
+});

@@ -21,7 +21,7 @@ import { FileIndex } from './file-index.js';
 import { SCAN_CAP } from './keywords.js';
 import { type Candidate, SectionText, inferScope, scopeCandidates, topicOf } from './scope.js';
 import { fileSlug, slugAllocator } from './slug.js';
-import { type ParentHeading, type Unit, splitSubsections } from './subsections.js';
+import { type ParentHeading, type Unit, cutForOverrides, partSections, splitSubsections } from './subsections.js';
 import { buildOutputs } from './plan-outputs.js';
 import { slicerOf, type Utf8Slicer } from './utf8.js';
 
@@ -151,7 +151,9 @@ export function buildPlan(input: BuildPlanInput): Plan {
   // A title with headings under it is the file's title chapter: its text is the whole file's (inferScope).
   const titleChapter = title !== undefined && analysis.headings.some((h) => h.level > title.level && h.start > title.ranges[0]!.start && h.start < title.ranges[title.ranges.length - 1]!.end);
   const infer = (section: Section): ScopeResult => inferScope(section === title ? { ...section, opensFile: true, titleChapter } : section, textOf(section), index);
-  const units = splitSubsections(analysed, src, analysis.headings, infer, index);
+  // A part an override names is cut out of a section kept whole, so the person can decide it.
+  const named = new Set((input.overrides ?? []).flatMap((o) => (typeof o === 'object' && o !== null && typeof (o as { section?: unknown }).section === 'string' ? [(o as { section: string }).section.trim()] : [])));
+  const units = cutForOverrides(splitSubsections(analysed, src, analysis.headings, infer, index), analysis.headings, named, infer);
   const resolved = resolveOverrides(input.overrides ?? [], units.map((u) => u.section));
   const decisions = decideScopes(units, resolved, infer);
   for (const d of decisions) {
@@ -170,7 +172,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     operations: outputs.operations,
     problems: analysis.problems.map((p) => ({ code: p.code, severity: p.severity, message: p.message, path: p.path, lines: [...p.lines] })),
     overrides: storedOverrides(resolved),
-    ...(repo ? { leftover: leftoverOf(src, decisions, outputs.bytes.get(repo.path), (s) => scopeCandidates(textOf(s), index, s.title)) } : {}),
+    ...(repo ? { leftover: leftoverOf(src, decisions, outputs.bytes.get(repo.path), (s) => scopeCandidates(textOf(s), index, s.title), (s) => partSections(s, analysis.headings)) } : {}),
   };
   const lossless = {
     outputs: outputs.lossless,
@@ -206,15 +208,28 @@ function codePoints(bytes: Uint8Array, start = 0, end = bytes.length): number {
  * The repository-wide file's size after the split (`after`: its bytes then, null when deleted,
  * undefined when the plan leaves it as it is), and candidate scopes for its large sections.
  */
-function leftoverOf(src: Buffer, decisions: readonly Decision[], after: Uint8Array | null | undefined, candidatesOf: (s: Section) => Candidate[]): NonNullable<PlanBody['leftover']> {
+function leftoverOf(
+  src: Buffer,
+  decisions: readonly Decision[],
+  after: Uint8Array | null | undefined,
+  candidatesOf: (s: Section) => Candidate[],
+  partsOf: (s: Section) => Section[] | null,
+): NonNullable<PlanBody['leftover']> {
   const size = after === null ? 0 : codePoints(after ?? src);
   const suggestions: NonNullable<PlanBody['leftover']>['suggestions'] = [];
+  const chars = (s: Section): number => s.ranges.reduce((sum, r) => sum + codePoints(src, r.start, r.end), 0);
   for (const d of decisions) {
     if (d.slug !== null || d.decidedBy === 'override' || d.section.kind !== 'heading') continue;
-    const n = d.section.ranges.reduce((sum, r) => sum + codePoints(src, r.start, r.end), 0);
-    if (n < SUGGEST_FROM_CHARS) continue;
-    const candidates = candidatesOf(d.section).map((c) => ({ applyTo: joinApplyTo(c.applyTo), evidence: c.evidence }));
-    suggestions.push({ section: d.section.id, title: d.section.title, chars: n, candidates });
+    if (chars(d.section) < SUGGEST_FROM_CHARS) continue;
+    // A section kept whole is offered by its parts (an override may name one: cutForOverrides),
+    // so the person can move the TypeScript part of a project overview without the rest.
+    const parts = d.parent === null ? partsOf(d.section) : null;
+    for (const s of parts ?? [d.section]) {
+      const n = chars(s);
+      if (n < SUGGEST_FROM_CHARS) continue;
+      const candidates = candidatesOf(s).map((c) => ({ applyTo: joinApplyTo(c.applyTo), evidence: c.evidence }));
+      suggestions.push({ section: s.id, title: s.title, chars: n, candidates });
+    }
   }
   suggestions.sort((a, b) => b.chars - a.chars || cmp(a.section, b.section));
   return { chars: size, suggestions };

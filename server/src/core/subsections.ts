@@ -106,13 +106,14 @@ export function splitSubsections(sections: readonly Section[], src: Buffer, head
   return out;
 }
 
-function partsOf(section: Section, src: Buffer, headings: readonly Heading[], infer: (s: Section) => ScopeResult, index: FileIndex): Unit[] | null {
+/**
+ * The parts a top-level section is cut into, without their scopes: its opening (its heading and
+ * the text before its first subsection, which keeps the section's id) and each subsection of the
+ * next level below it. Null for a section without subsections.
+ */
+export function partSections(section: Section, headings: readonly Heading[]): Section[] | null {
+  if (section.kind !== 'heading' || section.ranges.length !== 1) return null;
   const { start, end } = section.ranges[0]!;
-  if (end - start <= SPLIT_FROM_CHARS || PROJECT_MAP_RE.test(section.title)) return null;
-  // A chapter about how to work ("Architecture", "Testing workflow") keeps its parts unless a part's own heading names its folder.
-  const generalChapter = GENERAL_CORE_RE.test(section.title);
-  const text = src.toString('utf8', start, end);
-  if (text.length <= SPLIT_FROM_CHARS) return null;
   // The section's own heading opens it; its subsections are the next level found below it.
   const below = headings.filter((h) => h.start > start && h.start < end && h.level > section.level);
   if (!below.length) return null;
@@ -128,12 +129,43 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
     startLine,
     endLine,
   });
-  const parent: ParentHeading = { id: section.id, title: section.title, level: section.level };
   const sections = [make(start, cuts[0]!.start, section.title, section.level, section.id, section.startLine, cuts[0]!.line - 1)];
   cuts.forEach((h, i) => {
     const next = cuts[i + 1];
     sections.push(make(h.start, next ? next.start : end, h.text, h.level, `${prefix}.${i + 1}-${slugify(h.text, 40)}`, h.line, next ? next.line - 1 : section.endLine));
   });
+  return sections;
+}
+
+/**
+ * An override may name a part of a section the plan keeps whole ("TypeScript style checks" under
+ * a "Project overview" chapter): the person decides that part, so the section is cut into its
+ * parts, and every part but the ones the overrides decide keeps the scope the whole section had
+ * (or stays repository-wide with it). `names` are the sections the overrides name, by id or heading.
+ */
+export function cutForOverrides(units: readonly Unit[], headings: readonly Heading[], names: ReadonlySet<string>, infer: (s: Section) => ScopeResult): Unit[] {
+  if (!names.size) return [...units];
+  return units.flatMap((unit): Unit[] => {
+    if (unit.parent !== null) return [unit];
+    const parts = partSections(unit.section, headings);
+    if (!parts || !parts.slice(1).some((p) => names.has(p.id) || names.has(p.title.trim()))) return [unit];
+    const whole = unit.scope ?? infer(unit.section);
+    const parent: ParentHeading = { id: unit.section.id, title: unit.section.title, level: unit.section.level };
+    const why = `cut from ${JSON.stringify(unit.section.title)}: an override names one of its parts`;
+    return parts.map((section) => ({ section, parent, scope: { ...whole, evidence: [why, ...whole.evidence] } }));
+  });
+}
+
+function partsOf(section: Section, src: Buffer, headings: readonly Heading[], infer: (s: Section) => ScopeResult, index: FileIndex): Unit[] | null {
+  const { start, end } = section.ranges[0]!;
+  if (end - start <= SPLIT_FROM_CHARS || PROJECT_MAP_RE.test(section.title)) return null;
+  // A chapter about how to work ("Architecture", "Testing workflow") keeps its parts unless a part's own heading names its folder.
+  const generalChapter = GENERAL_CORE_RE.test(section.title);
+  const text = src.toString('utf8', start, end);
+  if (text.length <= SPLIT_FROM_CHARS) return null;
+  const sections = partSections(section, headings);
+  if (!sections) return null;
+  const parent: ParentHeading = { id: section.id, title: section.title, level: section.level };
 
   const intro = infer(sections[0]!);
   const scopes: ScopeResult[] = [intro];

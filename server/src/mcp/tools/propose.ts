@@ -14,7 +14,7 @@ const proposeInput = () => ({
     .max(1000)
     .optional()
     .describe(
-      "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading, keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug, excludeAgent?: 'code-review' | 'coding-agent' (that Copilot agent skips the section's path-specific file)}; or, when the human chooses AGENTS.md to hold the shared rules, {file: 'CLAUDE.md' | 'GEMINI.md', pointer: '@AGENTS.md' | '@.github/copilot-instructions.md'} (that file's byte-for-byte copies of the target's rules are replaced by its import of it); or the person's answer to the shared-rules question (result sharedRules), {sharedRules: 'AGENTS.md' | 'copilot' | 'keep'}, which is also read from the saved question_ask answer.",
+      "Per-section changes after asking the human (e.g. with question_ask): {section: id or heading (also a part the plan's leftover lists: naming it cuts the section the plan kept whole into its parts), keepRepoWide?, applyTo?: 'glob,glob' or [globs], destination?: slug, excludeAgent?: 'code-review' | 'coding-agent' (that Copilot agent skips the section's path-specific file)}; or, when the human chooses AGENTS.md to hold the shared rules, {file: 'CLAUDE.md' | 'GEMINI.md', pointer: '@AGENTS.md' | '@.github/copilot-instructions.md'} (that file's byte-for-byte copies of the target's rules are replaced by its import of it); or the person's answer to the shared-rules question (result sharedRules), {sharedRules: 'AGENTS.md' | 'copilot' | 'keep'}, which is also read from the saved question_ask answer.",
     ),
   narrate: z.boolean().default(true).describe('Explain the plan through the client model (MCP sampling); the plan never depends on it.'),
   budgetChars: z
