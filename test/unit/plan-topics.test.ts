@@ -388,6 +388,20 @@ describe('an override may name a part of a section the plan keeps whole (the per
     expect(planOf(overview, FILES, [{ section: ts.id, applyTo: '**/*.ts' }]).plan.planId).toBe(plan.planId);
   });
 
+  it('the leftover report lists a section kept whole by its parts of 1,000 characters or more, under ids an override can name', () => {
+    const long = (rule: string): string => Array.from({ length: 40 }, (_, i) => `- ${rule} ${i}.\n`).join('');
+    const text = overview.replace('- No default exports.\n', `- No default exports.\n${long('Keep TypeScript types exact, rule')}`).replace('- Tag from main.\n', `- Tag from main.\n${long('Release step: tag it, sign it, publish it')}`);
+    const { plan } = planOf(text);
+    const listed = plan.leftover!.suggestions.map((x) => x.title);
+    expect([...listed].sort()).toEqual(['Release', 'TypeScript style checks']);
+    const ts = plan.leftover!.suggestions.find((x) => x.title === 'TypeScript style checks')!;
+    expect(ts.section).toMatch(/^s\d+\.2-typescript-style-checks$/);
+    expect(ts.candidates[0]!.applyTo).toMatch(/^\*\*\/\*\.ts\b/);
+    // The id it lists is one an override can name.
+    const cut = planOf(text, FILES, [{ section: ts.section, applyTo: '**/*.ts' }]).plan;
+    expect(cut.sections.find((s) => s.id === ts.section)).toMatchObject({ applyTo: '**/*.ts', decidedBy: 'override' });
+  });
+
   it('a name that is no section and no part of one is still refused, listing the sections', () => {
     expect(() => planOf(overview, FILES, [{ section: 'Nothing like it', applyTo: '**/*.ts' }])).toThrow(/Unknown section "Nothing like it"/);
   });
