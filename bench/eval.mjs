@@ -141,6 +141,8 @@ export function scoreRealCase(core, c) {
     hits.push({ human: x.h.path, humanApplyTo: x.h.applyTo, proposal: x.p.path, proposalApplyTo: x.p.applyTo, jaccard: x.j, files: x.p.set.size });
   }
   const best = (set, others) => others.reduce((m, o) => Math.max(m, jaccard(set, o.set)), 0);
+  // The questions the plan asks (leftover: candidate scopes for large sections kept repository-wide).
+  const asked = (plan.leftover?.suggestions ?? []).flatMap((x) => x.candidates.map((k) => ({ set: fileSet(tree, k.applyTo.split(',')) })));
   // Splits: recall apart for human files moved from the monolith and files written anew.
   const origin = (moved) => {
     const hs = humans.filter((h) => h.moved === moved);
@@ -157,6 +159,13 @@ export function scoreRealCase(core, c) {
     },
     textPlaced: textPlaced(plan, info, { hits, humans, unmatchable, repoWideDest: new Set([REPO_WIDE, ...plan.operations.filter((o) => o.content !== null && INSTR_RE.test(o.path) && !proposals.some((p) => p.path === o.path)).map((o) => o.path)]) }),
     rulesLoaded: rulesLoaded(plan, info, tree.length, { humans, unmatchable, proposals }),
+    // Information: human files no written file matches that a candidate scope the plan asks about
+    // matches (a person's answer could take them), and how many of those candidates match a human file.
+    questions: {
+      reach: humans.filter((h) => !usedH.has(h) && best(h.set, asked) >= HIT_JACCARD).length,
+      asked: asked.length,
+      right: asked.filter((a) => best(a.set, humans) >= HIT_JACCARD).length,
+    },
     name: c.name,
     repo: info.repo,
     kind: info.kind,
@@ -277,6 +286,7 @@ export function summarize(cases) {
       return { humansReached: reached, proposalsRight: right, recall: humanUnits ? reached / humanUnits : null, precision: proposalUnits ? right / proposalUnits : null };
     })(),
     byOrigin: Object.fromEntries(['moved', 'rewritten'].map((k) => [k, { units: sum((c) => c.byOrigin[k].units), hits: sum((c) => c.byOrigin[k].hits) }])),
+    questions: { reach: sum((c) => c.questions.reach), asked: sum((c) => c.questions.asked), right: sum((c) => c.questions.right) },
     rulesLoaded: (() => {
       const t = cases.map((c) => c.rulesLoaded).filter(Boolean);
       if (!t.length) return null;
@@ -357,6 +367,11 @@ export function rows(r, labelled) {
   }
   const tp = r.reassembly.textPlaced;
   if (tp) out.push({ case: 'text placed with its scope', input: `${tp.cases} real reassembled repositories`, value: `${pct(tp.right / tp.total)} of the bytes (median per case ${pct(tp.median)})`, target: '—', status: 'info', note: `${tp.right} of ${tp.total} bytes of the human files go where that file's text belongs: the written file paired with it, or the repository-wide file for repository-wide parts` });
+  const q = r.all.questions;
+  if (r.all.cases > 0 && q.asked > 0) {
+    const missed = r.all.humanUnits - r.all.hits;
+    out.push({ case: 'human files a question of the plan reaches', input: `all ${r.all.cases} real cases`, value: `${q.reach} of the ${missed} human files no written file matches (recall ${pct(r.all.humanUnits ? (r.all.hits + q.reach) / r.all.humanUnits : null)} at most with the person's answers)`, target: '—', status: 'info', note: `a candidate scope the plan's leftover offers for a large section kept repository-wide (the question the agent asks the person) has Jaccard ≥ ${HIT_JACCARD} with the human file; ${q.right} of the ${q.asked} candidates offered match some human file` });
+  }
   const rl = r.reassembly.rulesLoaded;
   if (rl) out.push({ case: 'rules still loaded where the maintainers load them', input: `${rl.cases} real reassembled repositories`, value: `mean ${pct(rl.mean)} per case (median ${pct(rl.median)}; ${rl.below80} cases below 80 %)`, target: '—', status: 'info', note: `each byte of a human file's text counted once per tree file its human file applies to (every file for repository-wide text): the share of those the plan's output for that byte applies to as well; the rest are rules that no longer load for files the maintainers load them for. The plan loads text for files the maintainers did not on a median of ${pct(rl.extraMedian)} more (characters spent, no rule lost)` });
   if (labelled) {

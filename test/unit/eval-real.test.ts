@@ -203,6 +203,25 @@ describe('the real-case scorer', () => {
     expect(scoreRealCase(fakeCore({ sections, operations: ops('src/**', 'docs/**') }), c).rulesLoaded).toBeNull();
   });
 
+  it('counts the human files a question of the plan reaches: a candidate scope of its leftover that matches a file no written file matched', () => {
+    // The plan writes the src file and keeps the docs text repository-wide, asking about docs/** and README.md.
+    const operations: Op[] = [
+      { op: 'create', path: '.github/instructions/src.instructions.md', content: fm('src/**', monolith.slice(0, aEnd)) },
+      { op: 'modify', path: REPO_WIDE, content: monolith.slice(aEnd) },
+    ];
+    const leftover = { chars: monolith.length - aEnd, suggestions: [{ section: 's02-d', title: 'D', chars: 12, candidates: [{ applyTo: 'docs/**', evidence: [] }, { applyTo: 'README.md', evidence: [] }] }] };
+    const plan = { sections: [sections[0]!, { ...sections[1]!, destination: REPO_WIDE }], operations, leftover };
+    const r = scoreRealCase(fakeCore(plan), fakeCase(tree, humans, monolith));
+    expect(r.hits).toHaveLength(1);
+    expect(r.questions).toEqual({ reach: 1, asked: 2, right: 1 });
+    const s = summarize([r]);
+    const line = rows({ split: summarize([]), reassembly: s, all: s, cases: [r] }).find((x: { case: string }) => x.case.startsWith('human files a question'));
+    expect(line).toMatchObject({ status: 'info', value: '1 of the 1 human files no written file matches (recall 100 % at most with the person\'s answers)' });
+    // A human file a written file already matches is not counted again.
+    const asked = { ...plan, leftover: { ...leftover, suggestions: [{ ...leftover.suggestions[0]!, candidates: [{ applyTo: 'src/**', evidence: [] }] }] } };
+    expect(scoreRealCase(fakeCore(asked), fakeCase(tree, humans, monolith)).questions).toEqual({ reach: 0, asked: 1, right: 1 });
+  });
+
   it('finds lost bytes: a section not covered, a section whose text is missing from its output', () => {
     const src = Buffer.from(monolith);
     expect(bytesLost({ sections, operations: ops('src/**', 'docs/**') }, src)).toBe(0);

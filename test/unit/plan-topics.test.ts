@@ -388,12 +388,14 @@ describe('an override may name a part of a section the plan keeps whole (the per
     expect(planOf(overview, FILES, [{ section: ts.id, applyTo: '**/*.ts' }]).plan.planId).toBe(plan.planId);
   });
 
-  it('the leftover report lists a section kept whole by its parts of 1,000 characters or more, under ids an override can name', () => {
+  it('the leftover report lists a section kept whole, then its parts of 1,000 characters or more, under ids an override can name', () => {
     const long = (rule: string): string => Array.from({ length: 40 }, (_, i) => `- ${rule} ${i}.\n`).join('');
     const text = overview.replace('- No default exports.\n', `- No default exports.\n${long('Keep TypeScript types exact, rule')}`).replace('- Tag from main.\n', `- Tag from main.\n${long('Release step: tag it, sign it, publish it')}`);
     const { plan } = planOf(text);
     const listed = plan.leftover!.suggestions.map((x) => x.title);
-    expect([...listed].sort()).toEqual(['Release', 'TypeScript style checks']);
+    // The section itself first (under its id), then its parts of that size; the small "Layout" part is left out.
+    expect([...listed].sort()).toEqual(['Project overview', 'Release', 'TypeScript style checks']);
+    expect(plan.leftover!.suggestions.find((x) => x.title === 'Project overview')!.section).toMatch(/^s\d+-project-overview$/);
     const ts = plan.leftover!.suggestions.find((x) => x.title === 'TypeScript style checks')!;
     expect(ts.section).toMatch(/^s\d+\.2-typescript-style-checks$/);
     expect(ts.candidates[0]!.applyTo).toMatch(/^\*\*\/\*\.ts\b/);

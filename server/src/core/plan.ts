@@ -221,10 +221,10 @@ function leftoverOf(
   for (const d of decisions) {
     if (d.slug !== null || d.decidedBy === 'override' || d.section.kind !== 'heading') continue;
     if (chars(d.section) < SUGGEST_FROM_CHARS) continue;
-    // A section kept whole is offered by its parts (an override may name one: cutForOverrides),
-    // so the person can move the TypeScript part of a project overview without the rest.
+    // A section kept whole is offered whole, then by its subsections (an override may name one:
+    // cutForOverrides), so the person can move the TypeScript part of a project overview without the rest.
     const parts = d.parent === null ? partsOf(d.section) : null;
-    for (const s of parts ?? [d.section]) {
+    for (const s of [d.section, ...(parts?.slice(1) ?? [])]) {
       const n = chars(s);
       if (n < SUGGEST_FROM_CHARS) continue;
       const candidates = candidatesOf(s).map((c) => ({ applyTo: joinApplyTo(c.applyTo), evidence: c.evidence }));
