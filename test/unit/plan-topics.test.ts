@@ -404,6 +404,14 @@ describe('an override may name a part of a section the plan keeps whole (the per
     expect(cut.sections.find((s) => s.id === ts.section)).toMatchObject({ applyTo: '**/*.ts', decidedBy: 'override' });
   });
 
+  it('a heading that a section of the plan has names that section, not a part of the same name elsewhere', () => {
+    const twice = overview.replace('# Commits\n\n- Imperative mood.\n\n', '# Release\n\n- Changelog first.\n\n');
+    const { plan } = planOf(twice, FILES, [{ section: 'Release', keepRepoWide: true }]);
+    // The top-level "Release" takes the override; the overview, with its own "Release" part, is not cut.
+    expect(plan.sections.map((s) => s.title)).toEqual(['Release', 'Project overview']);
+    expect(plan.sections[0]).toMatchObject({ decidedBy: 'override' });
+  });
+
   it('a name that is no section and no part of one is still refused, listing the sections', () => {
     expect(() => planOf(overview, FILES, [{ section: 'Nothing like it', applyTo: '**/*.ts' }])).toThrow(/Unknown section "Nothing like it"/);
   });

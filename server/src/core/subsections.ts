@@ -144,11 +144,14 @@ export function partSections(section: Section, headings: readonly Heading[]): Se
  * (or stays repository-wide with it). `names` are the sections the overrides name, by id or heading.
  */
 export function cutForOverrides(units: readonly Unit[], headings: readonly Heading[], names: ReadonlySet<string>, infer: (s: Section) => ScopeResult): Unit[] {
-  if (!names.size) return [...units];
+  // A name a section of the plan already answers to is that section's, not a part's.
+  const taken = new Set(units.flatMap((u) => [u.section.id, u.section.title.trim()]));
+  const wanted = new Set([...names].filter((n) => !taken.has(n)));
+  if (!wanted.size) return [...units];
   return units.flatMap((unit): Unit[] => {
     if (unit.parent !== null) return [unit];
     const parts = partSections(unit.section, headings);
-    if (!parts || !parts.slice(1).some((p) => names.has(p.id) || names.has(p.title.trim()))) return [unit];
+    if (!parts || !parts.slice(1).some((p) => wanted.has(p.id) || wanted.has(p.title.trim()))) return [unit];
     const whole = unit.scope ?? infer(unit.section);
     const parent: ParentHeading = { id: unit.section.id, title: unit.section.title, level: unit.section.level };
     const why = `cut from ${JSON.stringify(unit.section.title)}: an override names one of its parts`;
