@@ -347,6 +347,18 @@ describe("the file's title chapter is scoped by its heading, not by what its bod
     expect(named.sections.find((s) => s.title === 'Python instructions')!.applyTo).toBe('**/*.py');
   });
 
+  it('a title chapter that addresses Copilot names the project: a topic word in the name does not scope it', () => {
+    const project = `# Copilot instructions for acme-python\n\nAcme exports orders.\n\n## Setup\n\nRun \`make\` once.\n\n# Commits\n\nImperative mood.\n`;
+    const { plan } = planOf(project);
+    expect(plan.sections.find((s) => s.title.startsWith('Copilot instructions'))!.applyTo).toBeNull();
+    // Without the assistant in it, the heading names Python for what it is.
+    const python = planOf(project.replace('# Copilot instructions for acme-python', '# Python rules for acme')).plan;
+    expect(python.sections.find((s) => s.title === 'Python rules for acme')!.applyTo).toBe('**/*.py');
+    // A path the heading writes still scopes it.
+    const scripts = planOf(project.replace('# Copilot instructions for acme-python', '# Copilot instructions for `scripts/lib/`')).plan;
+    expect(scripts.sections.find((s) => s.title.startsWith('Copilot instructions'))!.applyTo).toBe('scripts/lib/**');
+  });
+
   it('the same text under a first heading that is a section among others keeps its body evidence', () => {
     const { plan } = planOf(`# Export helpers\n\n${body}# Commits\n\nImperative mood.\n`);
     expect(plan.sections.find((s) => s.title === 'Export helpers')!.applyTo).toBe('scripts/lib/**');

@@ -306,7 +306,11 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   // Instructions for Windows Terminal") names the project: its words are no folder of it.
   const projectTitle = section.opensFile === true && ASSISTANT_RE.test(title);
   const agreed = projectTitle ? [] : foldersHeadingAndBodyName(idx, title, body().mentions);
-  const topical = hits.length ? fromHeading(title, label, hits, body(), head, idx) : null;
+  // The file's title chapter whose heading names the assistant ("Copilot Instructions for
+  // khiops-python", "Jupyter Extension - Copilot Instructions") names the project: a topic word in
+  // the project's name is not what the file's general rules are for. A path the heading writes is.
+  const projectNamed = section.titleChapter === true && COPILOT_TITLE_RE.test(title) && !headPaths.globs.length;
+  const topical = hits.length && !projectNamed ? fromHeading(title, label, hits, body(), head, idx) : null;
   if (agreed.length && !(topical?.applyTo && mostlyOutside(idx, topical.applyTo, agreed.map((a) => a.glob)))) {
     return finish(idx, agreed.map((a) => `${label} ${quote(title)} names ${a.word} and the body writes ${quote(a.raw)}`), agreed.map((a) => a.glob), 'directory', 'heading');
   }
@@ -411,6 +415,9 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   const keyed = fromBody(body(), idx);
   return titleBody && keyed.applyTo ? repoWide([...keyed.evidence, TITLE_BODY]) : keyed;
 }
+
+/** A heading that addresses the assistant itself ("Copilot instructions for …"). */
+const COPILOT_TITLE_RE = /copilot|assistant/i;
 
 /** Why the file's title chapter keeps what its body names repository-wide (inferScope). */
 const TITLE_BODY = "no scope: the file's title chapter holds rules of every kind; what its body names is the file's subject, not its scope";
