@@ -84,6 +84,14 @@ function parseDestination(dest: string, sectionRef: string): { slug: string } | 
   return { slug };
 }
 
+/** The sections the well-formed section overrides name (id or heading, trimmed); resolveOverrides judges them all. */
+export function namedSections(overrides: readonly unknown[]): Set<string> {
+  return new Set(overrides.flatMap((raw) => {
+    const o = OverrideSchema.safeParse(raw);
+    return o.success ? [o.data.section.trim()] : [];
+  }));
+}
+
 export function resolveOverrides(overrides: readonly unknown[], sections: readonly Section[]): Map<string, NormOverride> {
   const byId = new Map(sections.map((s) => [s.id, s]));
   const out = new Map<string, NormOverride>();

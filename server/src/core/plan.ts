@@ -16,7 +16,7 @@ import { INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX, REPO_WIDE_PATH, instructionPath,
 import { canonicalJson, sha256Hex } from './canonical.js';
 import { ErrorCode, OnboardingError } from './errors.js';
 import { asBuffer, checkLossless } from './lossless.js';
-import { type NormOverride, invalid, resolveOverrides, storedOverrides } from './overrides.js';
+import { type NormOverride, invalid, namedSections, resolveOverrides, storedOverrides } from './overrides.js';
 import { FileIndex } from './file-index.js';
 import { SCAN_CAP } from './keywords.js';
 import { type Candidate, SectionText, inferScope, scopeCandidates, topicOf } from './scope.js';
@@ -152,8 +152,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const titleChapter = title !== undefined && analysis.headings.some((h) => h.level > title.level && h.start > title.ranges[0]!.start && h.start < title.ranges[title.ranges.length - 1]!.end);
   const infer = (section: Section): ScopeResult => inferScope(section === title ? { ...section, opensFile: true, titleChapter } : section, textOf(section), index);
   // A part an override names is cut out of a section kept whole, so the person can decide it.
-  const named = new Set((input.overrides ?? []).flatMap((o) => (typeof o === 'object' && o !== null && typeof (o as { section?: unknown }).section === 'string' ? [(o as { section: string }).section.trim()] : [])));
-  const units = cutForOverrides(splitSubsections(analysed, src, analysis.headings, infer, index), analysis.headings, named, infer);
+  const units = cutForOverrides(splitSubsections(analysed, src, analysis.headings, infer, index), analysis.headings, namedSections(input.overrides ?? []), infer);
   const resolved = resolveOverrides(input.overrides ?? [], units.map((u) => u.section));
   const decisions = decideScopes(units, resolved, infer);
   for (const d of decisions) {
