@@ -142,7 +142,7 @@ export function scoreRealCase(core, c) {
   }
   const best = (set, others) => others.reduce((m, o) => Math.max(m, jaccard(set, o.set)), 0);
   // The questions the plan asks (leftover: candidate scopes for large sections kept repository-wide).
-  const asked = (plan.leftover?.suggestions ?? []).flatMap((x) => x.candidates.map((k) => ({ set: fileSet(tree, k.applyTo.split(',')) })));
+  const asked = (plan.leftover?.suggestions ?? []).flatMap((x) => x.candidates.map((k) => ({ set: fileSet(tree, core.splitApplyTo(k.applyTo)) })));
   // Splits: recall apart for human files moved from the monolith and files written anew.
   const origin = (moved) => {
     const hs = humans.filter((h) => h.moved === moved);
