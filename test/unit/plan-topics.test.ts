@@ -416,6 +416,18 @@ describe('an override may name a part of a section the plan keeps whole (the per
     expect(cut.sections.find((s) => s.id === ts.section)).toMatchObject({ applyTo: '**/*.ts', decidedBy: 'override' });
   });
 
+  it('a listed part is offered first the scope its heading alone gives', () => {
+    const long = (rule: string): string => Array.from({ length: 40 }, (_, i) => `- ${rule} ${i}.\n`).join('');
+    const text = overview.replace('## Release\n', `## Python helpers\n\n${long('Keep each helper short and give it one job, rule')}\n## Release\n`);
+    const { plan } = planOf(text);
+    const part = plan.leftover!.suggestions.find((x) => x.title === 'Python helpers')!;
+    // Its body names no language and no path: only its heading says what it is about.
+    expect(part.candidates[0]).toMatchObject({ applyTo: '**/*.py' });
+    expect(part.candidates[0]!.evidence.join(' ')).toContain('Python helpers');
+    // The section kept whole is not offered its heading's scope: "Project overview" names no files.
+    expect(plan.leftover!.suggestions.find((x) => x.title === 'Project overview')!.candidates.map((c) => c.applyTo)).not.toContain('**/*.py');
+  });
+
   it('a heading that a section of the plan has names that section, not a part of the same name elsewhere', () => {
     const twice = overview.replace('# Commits\n\n- Imperative mood.\n\n', '# Release\n\n- Changelog first.\n\n');
     const { plan } = planOf(twice, FILES, [{ section: 'Release', keepRepoWide: true }]);

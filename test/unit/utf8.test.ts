@@ -29,6 +29,23 @@ describe('Utf8Slicer', () => {
     );
   });
 
+  it('counts the characters (code points) between two character boundaries, as [...text].length does', () => {
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (s, x, y) => {
+        const bytes = Buffer.from(s, 'utf8');
+        const slicer = new Utf8Slicer(bytes);
+        const [start, end] = [x % (bytes.length + 1), y % (bytes.length + 1)].sort((p, q) => p - q) as [number, number];
+        const inside = (at: number) => at < bytes.length && (bytes[at]! & 0xc0) === 0x80;
+        if (inside(start) || inside(end)) return;
+        expect(slicer.codePoints(start, end)).toBe([...bytes.toString('utf8', start, end)].length);
+      }),
+      { numRuns: runs(500) },
+    );
+    const bytes = Buffer.from('\ufeffé😀a', 'utf8');
+    expect(new Utf8Slicer(bytes).codePoints(0, bytes.length)).toBe(4);
+    expect(new Utf8Slicer(bytes).codePoints(3, 9)).toBe(2); // é and 😀: 6 bytes
+  });
+
   it('every character boundary maps, across a whole text', () => {
     const bytes = Buffer.from('\ufeffab é—✓ 😀𝄞\nend', 'utf8');
     const slicer = new Utf8Slicer(bytes);

@@ -16,6 +16,7 @@ import type { Section, SourceFile } from './types.js';
 import type { Operation, PlanBody, Piece } from '../schemas/plan.js';
 import { describeHeadings, frontMatterBlock, instructionPath, joinApplyTo, renderFrontMatter } from './copilot-format.js';
 import { sha256Hex } from './canonical.js';
+import type { Utf8Slicer } from './utf8.js';
 import type { ParentHeading } from './subsections.js';
 
 type Eol = '\n' | '\r\n' | '\r';
@@ -60,7 +61,7 @@ export function dominantEol(bytes: Uint8Array): Eol {
 
 interface OutputDraft {
   path: string;
-  parts: Array<{ kind: 'piece'; start: number; end: number } | { kind: 'gen'; bytes: Buffer; what: GeneratedWhat }>;
+  parts: Array<{ kind: 'piece'; start: number; end: number } | { kind: 'gen'; text: string; bytes: Buffer; what: GeneratedWhat }>;
 }
 
 function isNewline(b: number | undefined): boolean {
@@ -83,7 +84,7 @@ class OutputBuilder {
   gen(text: string, what: GeneratedWhat): void {
     if (!text) return;
     const bytes = Buffer.from(text, 'utf8');
-    this.parts.push({ kind: 'gen', bytes, what });
+    this.parts.push({ kind: 'gen', text, bytes, what });
     this.last = bytes[bytes.length - 1];
     this.onlyBom = false;
   }
@@ -127,24 +128,33 @@ class OutputBuilder {
   }
 }
 
-function finishOutput(src: Buffer, srcPath: string, parts: OutputDraft['parts']): { bytes: Buffer; content: string; pieces: Piece[]; generated: Generated[] } {
+/**
+ * An output's bytes, its text, and the proof's records of them. `slicer` holds the source's text
+ * when it is valid UTF-8: the text is then joined from slices of it (decoding a large file with
+ * non-ASCII text costs more than the rest of the plan's outputs), else decoded from the bytes.
+ */
+function finishOutput(src: Buffer, srcPath: string, parts: OutputDraft['parts'], slicer: Utf8Slicer | null): { bytes: Buffer; content: string; pieces: Piece[]; generated: Generated[] } {
   const chunks: Buffer[] = [];
+  const texts: Array<string | null> = [];
   const pieces: Piece[] = [];
   const generated: Generated[] = [];
   let pos = 0;
   for (const p of parts) {
     if (p.kind === 'piece') {
       chunks.push(src.subarray(p.start, p.end));
+      texts.push(slicer ? slicer.slice(p.start, p.end) : null);
       pieces.push({ sourcePath: srcPath, sourceStart: p.start, sourceEnd: p.end, outputStart: pos, outputEnd: pos + (p.end - p.start) });
       pos += p.end - p.start;
     } else {
       chunks.push(p.bytes);
+      texts.push(p.text);
       generated.push({ outputStart: pos, outputEnd: pos + p.bytes.length, what: p.what });
       pos += p.bytes.length;
     }
   }
   const joined = Buffer.concat(chunks, pos);
-  const content = joined.toString('utf8');
+  // Slices cut at character boundaries of valid UTF-8 decode, joined, to what the joined bytes decode to.
+  const content = texts.every((t) => t !== null) ? texts.join('') : joined.toString('utf8');
   // What gets written is the content string encoded again; verifyLossless runs on exactly that.
   // Valid UTF-8 survives decode + encode unchanged, so only other bytes need the round trip.
   const bytes = isUtf8(joined) ? joined : Buffer.from(content, 'utf8');
@@ -159,7 +169,7 @@ export interface Outputs {
 }
 
 /** Step 3, outputs: the repository-wide file without what moves, and one new file per group. */
-export function buildOutputs(repo: SourceFile, src: Buffer, decisions: readonly Member[], groups: ReadonlyMap<string, { members: Member[]; globs: string[]; excludeAgent?: string }>): Outputs {
+export function buildOutputs(repo: SourceFile, src: Buffer, decisions: readonly Member[], groups: ReadonlyMap<string, { members: Member[]; globs: string[]; excludeAgent?: string }>, slicer: Utf8Slicer | null = null): Outputs {
   const out: Outputs = { operations: [], lossless: [], bytes: new Map() };
   const eol = dominantEol(src);
   // Bytes that never move: the BOM (one in the middle of a generated file would be a stray U+FEFF) and the file's own front matter.
@@ -186,7 +196,7 @@ export function buildOutputs(repo: SourceFile, src: Buffer, decisions: readonly 
   }
   created.sort((a, b) => cmp(a.path, b.path));
 
-  const repoOut = finishOutput(src, repo.path, repoWide.parts);
+  const repoOut = finishOutput(src, repo.path, repoWide.parts, slicer);
   if (repoOut.bytes.length === 0) {
     out.operations.push({ op: 'delete', path: repo.path, size: 0, sha256: null, content: null, previousSha256: repo.sha256 });
     out.bytes.set(repo.path, null);
@@ -196,7 +206,7 @@ export function buildOutputs(repo: SourceFile, src: Buffer, decisions: readonly 
     out.bytes.set(repo.path, repoOut.bytes);
   }
   for (const c of created) {
-    const f = finishOutput(src, repo.path, c.parts);
+    const f = finishOutput(src, repo.path, c.parts, slicer);
     out.operations.push({ op: 'create', path: c.path, size: f.bytes.length, sha256: sha256Hex(f.bytes), content: f.content, previousSha256: null });
     out.lossless.push({ path: c.path, pieces: f.pieces, generated: f.generated });
     out.bytes.set(c.path, f.bytes);

@@ -160,7 +160,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     if (agent) Object.assign(d, { excludeAgent: agent, evidence: [`override: excludeAgent ${JSON.stringify(agent)}`, ...d.evidence], decidedBy: 'override' });
   }
   const groups = assignDestinations(decisions, snapshot, index);
-  const outputs = repo && groups.size > 0 ? buildOutputs(repo, src, decisions, groups) : { operations: [], lossless: [], bytes: new Map<string, Uint8Array | null>() };
+  const outputs = repo && groups.size > 0 ? buildOutputs(repo, src, decisions, groups, whole) : { operations: [], lossless: [], bytes: new Map<string, Uint8Array | null>() };
 
   const bodyWithoutProof: Omit<PlanBody, 'lossless' | 'risk' | 'riskReasons'> = {
     format: 'copilot-onboarding/plan@1',
@@ -171,7 +171,7 @@ export function buildPlan(input: BuildPlanInput): Plan {
     operations: outputs.operations,
     problems: analysis.problems.map((p) => ({ code: p.code, severity: p.severity, message: p.message, path: p.path, lines: [...p.lines] })),
     overrides: storedOverrides(resolved),
-    ...(repo ? { leftover: leftoverOf(src, decisions, outputs.bytes.get(repo.path), (s) => scopeCandidates(textOf(s), index, s.title), (s) => partSections(s, analysis.headings)) } : {}),
+    ...(repo ? { leftover: leftoverOf(src, whole, decisions, outputs.bytes.get(repo.path), (s, part) => scopeCandidates(textOf(s), index, s.title, part), (s) => partSections(s, analysis.headings)) } : {}),
   };
   const lossless = {
     outputs: outputs.lossless,
@@ -209,14 +209,15 @@ function codePoints(bytes: Uint8Array, start = 0, end = bytes.length): number {
  */
 function leftoverOf(
   src: Buffer,
+  slicer: Utf8Slicer | null,
   decisions: readonly Decision[],
   after: Uint8Array | null | undefined,
-  candidatesOf: (s: Section) => Candidate[],
+  candidatesOf: (s: Section, part: boolean) => Candidate[],
   partsOf: (s: Section) => Section[] | null,
 ): NonNullable<PlanBody['leftover']> {
   const size = after === null ? 0 : codePoints(after ?? src);
   const suggestions: NonNullable<PlanBody['leftover']>['suggestions'] = [];
-  const chars = (s: Section): number => s.ranges.reduce((sum, r) => sum + codePoints(src, r.start, r.end), 0);
+  const chars = (s: Section): number => s.ranges.reduce((sum, r) => sum + (slicer ? slicer.codePoints(r.start, r.end) : codePoints(src, r.start, r.end)), 0);
   for (const d of decisions) {
     if (d.slug !== null || d.decidedBy === 'override' || d.section.kind !== 'heading') continue;
     if (chars(d.section) < SUGGEST_FROM_CHARS) continue;
@@ -226,7 +227,7 @@ function leftoverOf(
     for (const s of [d.section, ...(parts?.slice(1) ?? [])]) {
       const n = chars(s);
       if (n < SUGGEST_FROM_CHARS) continue;
-      const candidates = candidatesOf(s).map((c) => ({ applyTo: joinApplyTo(c.applyTo), evidence: c.evidence }));
+      const candidates = candidatesOf(s, s !== d.section).map((c) => ({ applyTo: joinApplyTo(c.applyTo), evidence: c.evidence }));
       suggestions.push({ section: s.id, title: s.title, chars: n, candidates });
     }
   }

@@ -616,6 +616,7 @@ function mostlyOutside(idx: FileIndex, globs: readonly string[], within: readonl
  * folders has the name of a heading word (not a generic one).
  */
 function foldersHeadingAndBodyName(idx: FileIndex, title: string, mentions: readonly Mention[]): Array<{ glob: string; raw: string; word: string }> {
+  if (!mentions.some((m) => m.kind === 'dir')) return [];
   // The word before "repository" or "project" is the project's name ("DSC Repository"), not a folder's.
   const words = title
     .replace(PROJECT_NAME_RE, ' ')
@@ -1051,11 +1052,18 @@ export interface Candidate {
  * Up to three candidate scopes for a section inference kept repository-wide: the existing paths
  * it names most (each alone), then the files of its language, or, when it has none and its
  * `title` is about how code is written, the repository's languages. For a person to decide, not applied.
+ * A `part` of a section kept whole (a project overview's "TypeScript conventions") is offered
+ * first the scope its heading alone gives: kept whole for its chapter, not for what it is about.
  */
-export function scopeCandidates(text: string | SectionText, idx: FileIndex, title = ''): Candidate[] {
+export function scopeCandidates(text: string | SectionText, idx: FileIndex, title = '', part = false): Candidate[] {
   const sc = typeof text === 'string' ? scan(text) : text.scan();
   const out: Candidate[] = [];
   const seen = new Set<string>();
+  const own = part ? inferScope({ title, kind: 'heading' }, '', idx) : null;
+  if (own?.applyTo) {
+    out.push({ applyTo: own.applyTo, evidence: own.evidence });
+    own.applyTo.forEach((g) => seen.add(g));
+  }
   const found = pathSignal(idx, sc.mentions, 'mentions');
   found.globs.forEach((g, i) => {
     if (!seen.has(g)) out.push({ applyTo: [g], evidence: [found.evidence[i]!] });

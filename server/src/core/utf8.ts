@@ -28,6 +28,8 @@ export class Utf8Slicer {
   /** After each multi-byte character: its end (a byte offset) and how many more bytes than UTF-16 units precede it. */
   private readonly ends: number[] = [];
   private readonly extra: number[] = [];
+  /** After each multi-byte character: how many continuation bytes precede its end. */
+  private readonly more: number[] = [];
   private readonly text: string;
 
   /** `bytes` must be valid UTF-8 (buffer.isUtf8); `text`, when the caller has it, must be their text. */
@@ -37,20 +39,23 @@ export class Utf8Slicer {
   ) {
     this.text = text ?? utf8Text(bytes);
     let extra = 0;
+    let more = 0;
     for (let i = 0; i < bytes.length; i++) {
       const b = bytes[i]!;
       if (b < 0x80) continue;
       // 2 bytes: 1 unit; 3 bytes: 1 unit; 4 bytes: a surrogate pair.
       const len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
       extra += len === 4 ? 2 : len - 1;
+      more += len - 1;
       i += len - 1;
       this.ends.push(i + 1);
       this.extra.push(extra);
+      this.more.push(more);
     }
   }
 
-  /** The UTF-16 index of byte offset `at` (the start of a character or the end). */
-  private index(at: number): number {
+  /** How many multi-byte characters end at or before byte offset `at`. */
+  private rank(at: number): number {
     let lo = 0;
     let hi = this.ends.length;
     while (lo < hi) {
@@ -58,7 +63,22 @@ export class Utf8Slicer {
       if (this.ends[mid]! <= at) lo = mid + 1;
       else hi = mid;
     }
-    return lo === 0 ? at : at - this.extra[lo - 1]!;
+    return lo;
+  }
+
+  /** The UTF-16 index of byte offset `at` (the start of a character or the end). */
+  private index(at: number): number {
+    const k = this.rank(at);
+    return k === 0 ? at : at - this.extra[k - 1]!;
+  }
+
+  /** Characters (code points) of the bytes from `start` to `end`, both the start of a character or the end. */
+  codePoints(start: number, end: number): number {
+    const moreBefore = (at: number): number => {
+      const k = this.rank(at);
+      return k === 0 ? 0 : this.more[k - 1]!;
+    };
+    return end - start - (moreBefore(end) - moreBefore(start));
   }
 
   private boundary(at: number): boolean {
