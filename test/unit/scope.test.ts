@@ -188,6 +188,18 @@ describe('keyword signals', () => {
     expect(inferScope(h('Docs'), '- Write `docs/*.md` pages in plain English.', files).applyTo).toEqual(['docs/*.md']);
   });
 
+  it('a heading of nothing but a data format ("JSON instructions", "YAML") names its files; code about the format does not', () => {
+    const data = [...EXAMPLE_FILES, 'config/app.json', 'config/ui.jsonc', 'deploy/values.yaml'];
+    // "No comments" is a rule for JSON files, not documentation in the code.
+    expect(inferScope(h('JSON Instructions'), '- Two spaces.\n- No comments (JSON does not support them).', data).applyTo).toEqual(['**/*.json', '**/*.jsonc']);
+    expect(inferScope(h('YAML'), '- Two spaces, never tabs.', data).applyTo).toEqual(['**/*.yaml', '**/*.yml']);
+    // Code that reads or writes JSON is about the code, however often its text says JSON.
+    expect(inferScope(h('JSON Serialization'), '- Serialize JSON with `JSON.stringify`; parse JSON at the edge.\n- JSON keys are camelCase.', data).applyTo).toBeNull();
+    expect(inferScope(h('Key JSON files'), '- `package.json` holds the scripts.', data).applyTo).not.toEqual(['**/*.json', '**/*.jsonc']);
+    // Documentation about doc comments is still not about Markdown files.
+    expect(inferScope(h('Documentation'), '- Keep doc comments short.', data).applyTo).toBeNull();
+  });
+
   it('a CI heading naming the system narrows to its files', () => {
     const ci = ['.github/workflows/a.yml', 'azure-pipelines.yml', '.gitlab-ci.yml'];
     expect(inferScope(h('CI'), '- Pin versions.', ci).applyTo).toEqual(['.github/workflows/**', '**/.gitlab-ci.yml', '**/azure-pipelines*.yml']);

@@ -266,7 +266,7 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   // documents code (JSDoc, docstrings, comments).
   for (const i of needsBody) {
     const confirmed = (body().scores.get(i)?.strong ?? 0) >= W_SECONDARY;
-    if (confirmed || (onlyTopic(title, TOPICS[i]!.headingNeedsBody!) && !CODE_DOCS_RE.test(text) && !headingDirectories(idx, title).length)) hits.push(i);
+    if (confirmed || (onlyTopic(title, TOPICS[i]!.headingNeedsBody!) && !(TOPICS[i]!.id === 'docs' && CODE_DOCS_RE.test(text)) && !headingDirectories(idx, title).length)) hits.push(i);
   }
   hits.sort((a, b) => a - b);
   // A topic whose files are written in a form of their own (workflow YAML) needs that form in the text.

@@ -505,6 +505,23 @@ export const TOPICS: readonly Topic[] = [
     primary: ['alembic'], secondary: ['alembic.ini', 'alembic revision'],
     globs: ['**/alembic/**', '**/alembic.ini'],
   },
+  // Data formats: only a heading of nothing but the format's name and generic words ("JSON
+  // instructions", "YAML formatting") names their files. Code that reads or writes JSON ("JSON
+  // serialization", "Working with JSON") is about the code, so no body word confirms them.
+  {
+    id: 'json', name: 'JSON', family: 'data', language: false,
+    heading: /(?!)/,
+    headingNeedsBody: words('json', 'jsonc'),
+    primary: [],
+    globs: ['**/*.json', '**/*.jsonc'],
+  },
+  {
+    id: 'yaml', name: 'YAML', family: 'data', language: false,
+    heading: /(?!)/,
+    headingNeedsBody: words('yaml', 'yml'),
+    primary: [],
+    globs: ['**/*.yaml', '**/*.yml'],
+  },
   {
     id: 'renovate', name: 'Renovate', family: 'deps', language: false,
     heading: words('renovate', 'renovate ?bot'),
