@@ -133,10 +133,11 @@ describe('scope patterns', () => {
     // A subsection heading's word that happens to be a folder's name ("Design principles", `Doc/Design/`) is a concept.
     const word = snapshot(chapter('Bindings are one-way unless the user edits the value.\n').replace('### Naming', '### Design principles'), [...files, 'Doc/Design/Layers.md', 'Doc/Design/Threads.md']);
     expect(buildPlan({ snapshot: word, analysis: analyze(word) }).sections.map((s) => s.title)).toEqual(['Preamble', 'Desktop application guidelines']);
-    // The part whose heading names a kind of file still leaves (its own heading is its evidence).
+    // The part whose heading names a kind of file still leaves (its own heading is its evidence),
+    // for that kind of file in the folder its other word names: the C# files of `Converters/`.
     const own = snapshot(chapter('Value converters are C# classes: every `.cs` converter is sealed.\n').replace('### Data binding', '### C# converters'), files);
     const split = buildPlan({ snapshot: own, analysis: analyze(own) });
-    expect(split.sections.find((s) => s.title === 'C# converters')?.applyTo).toBe('**/*.cs');
+    expect(split.sections.find((s) => s.title === 'C# converters')?.applyTo).toBe('app/Gui/Converters/**/*.cs');
   });
 
   it('2d. a part about one file its heading names stays with its chapter; a part whose heading names a folder leaves', () => {

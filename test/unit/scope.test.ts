@@ -200,6 +200,17 @@ describe('keyword signals', () => {
     expect(inferScope(h('Documentation'), '- Keep doc comments short.', data).applyTo).toBeNull();
   });
 
+  it('a heading naming a language and, by another word, a folder is for that language\'s files in that folder, unless the folder holds most of them', () => {
+    const tree = ['src/app/main.py', 'src/app/models.py', 'src/app/views.py', 'tools/release.py', 'tools/lint.py', 'tools/README.md', 'backend/api.py', 'tests/test_app.py'];
+    expect(inferScope(h('Python Tools Guidelines'), '- Each tool is a script with a `main()`.', tree)).toMatchObject({ applyTo: ['tools/**/*.py'], basis: 'heading' });
+    expect(inferScope(h('Python Tools Guidelines'), '- Each tool is a script.', tree).evidence[0]).toBe('heading "Python Tools Guidelines" names Python and the folder tools/ (2 of the 7 Python files)');
+    // Without the folder word, every Python file.
+    expect(inferScope(h('Python Guidelines'), '- Use type hints.', tree).applyTo).toEqual(['**/*.py']);
+    // A folder that holds most of the language's files is where the code is: every Python file.
+    const backend = ['backend/a.py', 'backend/b.py', 'backend/c.py', 'backend/d.py', 'scripts/e.py'];
+    expect(inferScope(h('Backend Python Guidelines'), '- Use type hints.', backend).applyTo).toEqual(['**/*.py']);
+  });
+
   it('a CI heading naming the system narrows to its files', () => {
     const ci = ['.github/workflows/a.yml', 'azure-pipelines.yml', '.gitlab-ci.yml'];
     expect(inferScope(h('CI'), '- Pin versions.', ci).applyTo).toEqual(['.github/workflows/**', '**/.gitlab-ci.yml', '**/azure-pipelines*.yml']);

@@ -314,6 +314,12 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   if (agreed.length && !(topical?.applyTo && mostlyOutside(idx, topical.applyTo, agreed.map((a) => a.glob)))) {
     return finish(idx, agreed.map((a) => `${label} ${quote(title)} names ${a.word} and the body writes ${quote(a.raw)}`), agreed.map((a) => a.glob), 'directory', 'heading');
   }
+  // The heading names a language and, by another word, a folder ("Python Tools Guidelines" and
+  // `tools/`, "Assets TypeScript Guidelines" and `assets/`): that language's files in that folder.
+  if (topical?.applyTo && hits.every((i) => TOPICS[i]!.language)) {
+    const inFolder = languageInFolder(idx, title, hits, topical.applyTo);
+    if (inFolder) return inFolder;
+  }
   if (topical) {
     // A topic whose files the tree does not have ("Infrastructure" and no Terraform) says nothing
     // about where; a folder the heading names may ("Infrastructure layer" and `infrastructure/`).
@@ -414,6 +420,33 @@ export function inferScope(section: { title: string; kind: string; opensFile?: b
   // 4. Body keywords: one family must clearly dominate, with repeated evidence.
   const keyed = fromBody(body(), idx);
   return titleBody && keyed.applyTo ? repoWide([...keyed.evidence, TITLE_BODY]) : keyed;
+}
+
+/** A folder holding more than this share of a language's files is where the code is, not a part of it. */
+const MAX_FOLDER_SHARE = 0.75;
+
+/**
+ * The heading's languages' files inside the one folder its other words name ("Python Tools
+ * Guidelines" and `tools/`: `tools/**` + `/*.py`), when that folder has some of them and not most.
+ */
+function languageInFolder(idx: FileIndex, title: string, hits: readonly number[], globs: readonly string[]): ScopeResult | null {
+  let rest = title;
+  for (const i of hits) {
+    const t = TOPICS[i]!;
+    for (const re of [t.heading, t.headingWeak, t.headingNeedsBody]) if (re) rest = rest.replace(new RegExp(re.source, `${re.flags.replace('g', '')}g`), ' ');
+  }
+  const dirs = headingDirectories(idx, rest.replace(/\s+/g, ' ').trim());
+  if (dirs.length !== 1 || !/\/\*\*$/.test(dirs[0]!)) return null;
+  const dir = dirs[0]!.slice(0, -3);
+  const kept = globs.filter((g) => g.startsWith('**/') && !g.slice(3).includes('/')).map((g) => `${dir}/${g}`).filter((g) => idx.matches(g));
+  if (!kept.length) return null;
+  // A folder that holds most of the language's files is where the code is, not a part of it
+  // ("Backend Python Guidelines" in a Python backend): the language's files wherever they are.
+  const inside = idx.matchingAny(kept).size;
+  const all = idx.matchingAny(globs).size;
+  if (inside > all * MAX_FOLDER_SHARE) return null;
+  const names = hits.map((i) => TOPICS[i]!.name).join(' and ');
+  return finish(idx, [`heading ${quote(title)} names ${names} and the folder ${dir}/ (${inside} of the ${all} ${names} files)`], kept, 'paths in the heading', 'heading');
 }
 
 /** A heading that addresses the assistant itself ("Copilot instructions for …"). */
