@@ -13,16 +13,21 @@ import { runs } from '../helpers/runs.js';
 /** Text with ASCII, 2-, 3- and 4-byte characters, line breaks and a BOM. */
 const text = fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\r', '#', 'é', 'ß', '—', '✓', '\ufeff', '😀', '𝄞'), maxLength: 80 });
 
+/** `s`'s bytes, their slicer, and two offsets from `x` and `y` in order; `inside`: one of them cuts a character. */
+function range(s: string, x: number, y: number): { bytes: Buffer; slicer: Utf8Slicer; start: number; end: number; inside: boolean } {
+  const bytes = Buffer.from(s, 'utf8');
+  const [start, end] = [x % (bytes.length + 1), y % (bytes.length + 1)].sort((p, q) => p - q) as [number, number];
+  const cuts = (at: number) => at < bytes.length && (bytes[at]! & 0xc0) === 0x80;
+  return { bytes, slicer: new Utf8Slicer(bytes), start, end, inside: cuts(start) || cuts(end) };
+}
+
 describe('Utf8Slicer', () => {
   it('a slice between character boundaries is what decoding those bytes gives; one inside a character is null', () => {
     fc.assert(
       fc.property(text, fc.nat(), fc.nat(), (s, x, y) => {
-        const bytes = Buffer.from(s, 'utf8');
-        const slicer = new Utf8Slicer(bytes);
-        const [start, end] = [x % (bytes.length + 1), y % (bytes.length + 1)].sort((p, q) => p - q) as [number, number];
-        const inside = (at: number) => at < bytes.length && (bytes[at]! & 0xc0) === 0x80;
+        const { bytes, slicer, start, end, inside } = range(s, x, y);
         const got = slicer.slice(start, end);
-        if (inside(start) || inside(end)) expect(got).toBeNull();
+        if (inside) expect(got).toBeNull();
         else expect(got).toBe(bytes.toString('utf8', start, end));
       }),
       { numRuns: runs(500) },
@@ -32,11 +37,8 @@ describe('Utf8Slicer', () => {
   it('counts the characters (code points) between two character boundaries, as [...text].length does', () => {
     fc.assert(
       fc.property(text, fc.nat(), fc.nat(), (s, x, y) => {
-        const bytes = Buffer.from(s, 'utf8');
-        const slicer = new Utf8Slicer(bytes);
-        const [start, end] = [x % (bytes.length + 1), y % (bytes.length + 1)].sort((p, q) => p - q) as [number, number];
-        const inside = (at: number) => at < bytes.length && (bytes[at]! & 0xc0) === 0x80;
-        if (inside(start) || inside(end)) return;
+        const { bytes, slicer, start, end, inside } = range(s, x, y);
+        if (inside) return;
         expect(slicer.codePoints(start, end)).toBe([...bytes.toString('utf8', start, end)].length);
       }),
       { numRuns: runs(500) },
