@@ -130,8 +130,9 @@ class OutputBuilder {
 
 /**
  * An output's bytes, its text, and the proof's records of them. `slicer` holds the source's text
- * when it is valid UTF-8: the text is then joined from slices of it (decoding a large file with
- * non-ASCII text costs more than the rest of the plan's outputs), else decoded from the bytes.
+ * when it is valid UTF-8: the text is then joined from slices of it, which analyze decoded once,
+ * else decoded from the bytes (on a 145 KB file with non-ASCII text, joining saves about 0.2 ms
+ * of the 2 ms decoding takes: bench/notes.md).
  */
 function finishOutput(src: Buffer, srcPath: string, parts: OutputDraft['parts'], slicer: Utf8Slicer | null): { bytes: Buffer; content: string; pieces: Piece[]; generated: Generated[] } {
   const chunks: Buffer[] = [];
