@@ -506,8 +506,9 @@ export const TOPICS: readonly Topic[] = [
     globs: ['**/alembic/**', '**/alembic.ini'],
   },
   // Data formats: only a heading of nothing but the format's name and generic words ("JSON
-  // instructions", "YAML formatting") names their files. Code that reads or writes JSON ("JSON
-  // serialization", "Working with JSON") is about the code, so no body word confirms them.
+  // instructions", "JSON / JSONC", "YAML") names their files; "YAML formatting" is a general
+  // heading, which stays repository-wide. Code that reads or writes JSON ("JSON serialization",
+  // "Working with JSON") is about the code, so no body word confirms them.
   {
     id: 'json', name: 'JSON', family: 'data', language: false,
     heading: /(?!)/,
