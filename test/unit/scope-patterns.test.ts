@@ -654,6 +654,17 @@ describe('scope patterns', () => {
     const once = heading('Conventions', `This guidance applies to \`install.py\` and \`src/app/\`.\n\n${rules}`, [...files, 'install.py']);
     expect(once.applyTo).toEqual(['src/app/**', 'install.py']);
     expect(once.evidence.join('\n')).not.toContain('×2');
+    // The files a statement names are those files, not the folder they sit in (a mention elsewhere stands for its folder).
+    const client = ['src/Core/Client.Users.cs', 'src/Core/Client.Sheets.cs', 'src/Core/IClient.cs', 'src/Core/Entities/User.cs', 'src/Core/Entities/Sheet.cs', 'src/Core/Http.cs'];
+    expect(heading('Client', `These rules apply to \`src/Core/Client.*.cs\` and \`IClient.cs\`.\n\n${rules}`, client).applyTo).toEqual(['src/Core/Client.*.cs', 'src/Core/IClient.cs']);
+    // Japanese, Chinese and Korean write the files first: "rules applied to `src/Core/Entities/`".
+    // Without the statement, the folder is one of two the text names (the same text, last line).
+    const tree = [...client, 'tests/Core.Tests/Entities/UserTests.cs', 'tests/Core.Tests/HttpTests.cs'];
+    const cs = `${rules}\n\nテストは \`tests/Core.Tests/Entities/\` に置く。\n`;
+    expect(heading('エンティティ設計規約', `\`src/Core/Entities/\` に適用されるルールです。\n\n${cs}`, tree).applyTo).toEqual(['src/Core/Entities/**']);
+    expect(heading('实体设计', `本规范适用于 \`src/Core/Entities/\` 目录。\n\n${cs}`, tree).applyTo).toEqual(['src/Core/Entities/**']);
+    expect(heading('엔티티 설계', `이 규칙은 \`src/Core/Entities/\`에 적용됩니다.\n\n${cs}`, tree).applyTo).toEqual(['src/Core/Entities/**']);
+    expect(heading('エンティティ設計規約', `\`src/Core/Entities/\` を参照してください。\n\n${cs}`, tree).applyTo).toEqual(['src/Core/Entities/**', 'tests/Core.Tests/Entities/**']);
     // Named later in the section, the same folder is a mention among others, not the author's statement of scope.
     expect(heading('Conventions', `${rules}\n\nThese instructions apply to all Python code in the \`src/app/\` directory.`, files).applyTo).toEqual(['**/*.py']);
     // Steps of a task say where the task goes, not which files the rules are for.

@@ -115,6 +115,11 @@ function finish(idx: FileIndex, signal: string[], globs: readonly string[], what
  * for files under `doc/`".
  */
 const STATEMENT_RE = /^(?:(?:these|this)\b[^.]{0,60}?\b(?:appl(?:y|ies)(?: only)? to|(?:are|is) (?:only )?for)|(?:use|follow|apply) (?:these|this|the following) (?:[\w-]+ )?(?:rules|instructions|guidelines|guidance|conventions|standards|practices)\b[^.]{0,40}?\b(?:for|to|when (?:editing|changing|working on))(?: only)?)\b/i;
+/**
+ * The same statement in Japanese, Chinese or Korean, where the files come first: "`src/Entities/`
+ * に適用されるルールです" (rules applied to `src/Entities/`), "适用于 `docs/`", "`api/`에 적용".
+ */
+const CJK_STATEMENT_RE = /(?:に|へ)適用|适用于|適用於|에\s*적용/;
 /** How far into the section its opening runs: the paragraph after the heading, this many characters at most. */
 const OPENING_CAP = 600;
 
@@ -130,7 +135,7 @@ function statedScope(idx: FileIndex, text: string): ScopeResult | null {
   const para: string[] = [];
   for (; i < lines.length && lines[i]!.trim() && !/^\s{0,3}(?:#|```|~~~)/.test(lines[i]!); i++) para.push(lines[i]!.trim());
   const opening = para.join(' ').replace(/^>\s*/, '').slice(0, OPENING_CAP);
-  const sentence = opening.split(/(?<=[.!?])\s+/).find((x) => STATEMENT_RE.test(x.replace(/^[*_]+/, '')));
+  const sentence = opening.split(/(?<=[.!?])\s+|(?<=。)/).find((x) => STATEMENT_RE.test(x.replace(/^[*_]+/, '')) || CJK_STATEMENT_RE.test(x));
   if (!sentence) return null;
   const named = pathSignal(idx, scan(sentence).mentions, 'the opening says it applies to', true);
   // "Test files under `github/`": the tests of that folder, which the folder's glob does not say.
@@ -560,9 +565,9 @@ function pathSignal(idx: FileIndex, mentions: readonly Mention[], where: string,
       if (!f) continue;
       // A file named by its name (`ExcelTools.cs`, `base.html`) stands for the folder it sits in:
       // the section speaks of that folder's files, not of the one it happens to name. A root
-      // file (`pyproject.toml`) is itself.
+      // file (`pyproject.toml`), or a file the opening says the section applies to, is itself.
       const dir = f.includes('/') ? `${f.slice(0, f.lastIndexOf('/'))}/**` : null;
-      glob = dir && !idx.coversAlmostAll(idx.stat(dir).count) ? dir : f;
+      glob = dir && !stated && !idx.coversAlmostAll(idx.stat(dir).count) ? dir : f;
       line = glob === f ? ` (file ${f} exists)` : ` (file ${f} exists, in ${dir!.slice(0, -2)})`;
     } else {
       const g = idx.resolveDir(m.value);
