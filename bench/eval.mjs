@@ -141,8 +141,11 @@ export function scoreRealCase(core, c) {
     hits.push({ human: x.h.path, humanApplyTo: x.h.applyTo, proposal: x.p.path, proposalApplyTo: x.p.applyTo, jaccard: x.j, files: x.p.set.size });
   }
   const best = (set, others) => others.reduce((m, o) => Math.max(m, jaccard(set, o.set)), 0);
-  // The questions the plan asks (leftover: candidate scopes for large sections kept repository-wide).
-  const asked = (plan.leftover?.suggestions ?? []).flatMap((x) => x.candidates.map((k) => ({ set: fileSet(tree, core.splitApplyTo(k.applyTo)) })));
+  // The questions the plan asks: candidate scopes for large sections kept repository-wide
+  // (leftover) and other scopes for large sections written to a path-specific file (alternatives).
+  const candidateSets = (list) => (list ?? []).flatMap((x) => x.candidates.map((k) => ({ set: fileSet(tree, core.splitApplyTo(k.applyTo)) })));
+  const kept = candidateSets(plan.leftover?.suggestions);
+  const asked = [...kept, ...candidateSets(plan.alternatives)];
   // Splits: recall apart for human files moved from the monolith and files written anew.
   const origin = (moved) => {
     const hs = humans.filter((h) => h.moved === moved);
@@ -163,6 +166,7 @@ export function scoreRealCase(core, c) {
     // matches (a person's answer could take them), and how many of those candidates match a human file.
     questions: {
       reach: humans.filter((h) => !usedH.has(h) && best(h.set, asked) >= HIT_JACCARD).length,
+      reachKept: humans.filter((h) => !usedH.has(h) && best(h.set, kept) >= HIT_JACCARD).length,
       asked: asked.length,
       right: asked.filter((a) => best(a.set, humans) >= HIT_JACCARD).length,
     },
@@ -286,7 +290,7 @@ export function summarize(cases) {
       return { humansReached: reached, proposalsRight: right, recall: humanUnits ? reached / humanUnits : null, precision: proposalUnits ? right / proposalUnits : null };
     })(),
     byOrigin: Object.fromEntries(['moved', 'rewritten'].map((k) => [k, { units: sum((c) => c.byOrigin[k].units), hits: sum((c) => c.byOrigin[k].hits) }])),
-    questions: { reach: sum((c) => c.questions.reach), asked: sum((c) => c.questions.asked), right: sum((c) => c.questions.right) },
+    questions: { reach: sum((c) => c.questions.reach), reachKept: sum((c) => c.questions.reachKept), asked: sum((c) => c.questions.asked), right: sum((c) => c.questions.right) },
     rulesLoaded: (() => {
       const t = cases.map((c) => c.rulesLoaded).filter(Boolean);
       if (!t.length) return null;
@@ -370,7 +374,7 @@ export function rows(r, labelled) {
   const q = r.all.questions;
   if (r.all.cases > 0 && q.asked > 0) {
     const missed = r.all.humanUnits - r.all.hits;
-    out.push({ case: 'human files a question of the plan reaches', input: `all ${r.all.cases} real cases`, value: `${q.reach} of the ${missed} human files no written file matches (recall ${pct(r.all.humanUnits ? (r.all.hits + q.reach) / r.all.humanUnits : null)} at most with the person's answers)`, target: '—', status: 'info', note: `a candidate scope the plan's leftover offers for a large section kept repository-wide (the question the agent asks the person) has Jaccard ≥ ${HIT_JACCARD} with the human file; ${q.right} of the ${q.asked} candidates offered match some human file` });
+    out.push({ case: 'human files a question of the plan reaches', input: `all ${r.all.cases} real cases`, value: `${q.reach} of the ${missed} human files no written file matches (recall ${pct(r.all.humanUnits ? (r.all.hits + q.reach) / r.all.humanUnits : null)} at most with the person's answers)`, target: '—', status: 'info', note: `a candidate scope the plan offers (the question the agent asks the person) has Jaccard ≥ ${HIT_JACCARD} with the human file: for a large section kept repository-wide (leftover, ${q.reachKept} human files) or another scope for a large section written to a path-specific file (alternatives); ${q.right} of the ${q.asked} candidates offered match some human file` });
   }
   const rl = r.reassembly.rulesLoaded;
   if (rl) out.push({ case: 'rules still loaded where the maintainers load them', input: `${rl.cases} real reassembled repositories`, value: `mean ${pct(rl.mean)} per case (median ${pct(rl.median)}; ${rl.below80} cases below 80 %)`, target: '—', status: 'info', note: `each byte of a human file's text counted once per tree file its human file applies to (every file for repository-wide text): the share of those the plan's output for that byte applies to as well; the rest are rules that no longer load for files the maintainers load them for. The plan loads text for files the maintainers did not on a median of ${pct(rl.extraMedian)} more (characters spent, no rule lost)` });

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { YES_APPROVE, YES_MIGRATE, harnessesPerTest, textOf } from '../helpers/harness.js';
 import { exampleWorkspace } from '../helpers/workspace.js';
+import { workspaceWith } from '../helpers/files.js';
 
 const harnesses = harnessesPerTest();
 const REPO = '.github/copilot-instructions.md';
@@ -76,5 +77,27 @@ describe('what loads where, through the client', () => {
       expect(m).toMatch(new RegExp(`- Modify \`${REPO.replace(/\./g, '\\.')}\` \\([\\d,]+ → [\\d,]+ bytes\\), keeping sections: Preamble; Communication\\.`));
       expect(m.length).toBeLessThanOrEqual(4000);
     }
+  });
+
+  it('propose shows the human another scope for a large section it writes to a folder: its language', async () => {
+    const rules = Array.from({ length: 30 }, (_, i) => `- Every command parses its flags first, rule ${i}.`).join('\n');
+    const go = '```go\nfunc main() { run() }\n```\n\n```go\nfunc run() error { return nil }\n```';
+    const code = 'package x\n';
+    const root = workspaceWith('co-alt-', {
+      [REPO]: `# Guide\n\nKeep commits small.\n\n## Commands in \`cmd/\`\n\n${rules}\n\n${go}\n\n## Commits\n\n- Imperative mood.\n`,
+      'cmd/tool/main.go': code,
+      'cmd/tool/flags.go': code,
+      'internal/store/db.go': code,
+      'internal/store/cache.go': code,
+      'internal/api/server.go': code,
+      'pkg/util/strings.go': code,
+    });
+    const h = await harnesses.open({ root, caps: { elicitation: {} } });
+    const p = await h.call('onboarding_propose', { narrate: false });
+    expect(p.isError, textOf(p)).toBeFalsy();
+    const sc = p.structuredContent as { alternatives: Array<{ section: string; title: string; chars: number; applyTo: string; candidates: string[] }> };
+    expect(sc.alternatives).toEqual([{ section: expect.stringMatching(/-commands-in-cmd$/), title: 'Commands in `cmd/`', chars: expect.any(Number), applyTo: 'cmd/**', candidates: ['**/*.go'] }]);
+    const chars = sc.alternatives[0]!.chars.toLocaleString('en-US');
+    expect(textOf(p)).toContain(`Largest sections written to path-specific files whose heading or language gives another scope (ask the human; apply the answers with overrides):\n  ${sc.alternatives[0]!.section} "Commands in \`cmd/\`" (${chars} characters): "cmd/**", or "**/*.go"`);
   });
 });

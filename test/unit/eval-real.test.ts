@@ -213,13 +213,16 @@ describe('the real-case scorer', () => {
     const plan = { sections: [sections[0]!, { ...sections[1]!, destination: REPO_WIDE }], operations, leftover };
     const r = scoreRealCase(fakeCore(plan), fakeCase(tree, humans, monolith));
     expect(r.hits).toHaveLength(1);
-    expect(r.questions).toEqual({ reach: 1, asked: 2, right: 1 });
+    expect(r.questions).toEqual({ reach: 1, reachKept: 1, asked: 2, right: 1 });
     const s = summarize([r]);
     const line = rows({ split: summarize([]), reassembly: s, all: s, cases: [r] }).find((x: { case: string }) => x.case.startsWith('human files a question'));
     expect(line).toMatchObject({ status: 'info', value: '1 of the 1 human files no written file matches (recall 100 % at most with the person\'s answers)' });
     // A human file a written file already matches is not counted again.
     const asked = { ...plan, leftover: { ...leftover, suggestions: [{ ...leftover.suggestions[0]!, candidates: [{ applyTo: 'src/**', evidence: [] }] }] } };
-    expect(scoreRealCase(fakeCore(asked), fakeCase(tree, humans, monolith)).questions).toEqual({ reach: 0, asked: 1, right: 1 });
+    expect(scoreRealCase(fakeCore(asked), fakeCase(tree, humans, monolith)).questions).toEqual({ reach: 0, reachKept: 0, asked: 1, right: 1 });
+    // Another scope offered for a section the plan writes (alternatives) is a question too, counted apart from the leftover's.
+    const other = { ...asked, alternatives: [{ section: 's01-a', title: 'A', chars: 12, applyTo: 'src/**', candidates: [{ applyTo: 'docs/**', evidence: [] }] }] };
+    expect(scoreRealCase(fakeCore(other), fakeCase(tree, humans, monolith)).questions).toEqual({ reach: 1, reachKept: 0, asked: 2, right: 2 });
   });
 
   it('finds lost bytes: a section not covered, a section whose text is missing from its output', () => {

@@ -428,6 +428,25 @@ describe('an override may name a part of a section the plan keeps whole (the per
     expect(plan.leftover!.suggestions.find((x) => x.title === 'Project overview')!.candidates.map((c) => c.applyTo)).not.toContain('**/*.py');
   });
 
+  it('a large section written to a folder is offered its language as another scope; not a small one, not one an override decides', () => {
+    const files = ['cmd/tool/main.go', 'cmd/tool/flags.go', 'internal/store/db.go', 'internal/store/cache.go', 'internal/api/server.go', 'internal/api/routes.go', 'pkg/util/strings.go', 'README.md'];
+    const rules = (n: number): string => Array.from({ length: n }, (_, i) => `- Every command parses its flags first, rule ${i}.\n`).join('');
+    const go = '```go\nfunc main() { run() }\n```\n\n```go\nfunc run() error { return nil }\n```\n';
+    const text = (n: number): string => `# Guide\n\nKeep commits small.\n\n## Commands in \`cmd/\`\n\n${rules(n)}- Call the server in \`internal/api/\`, never the store.\n\n${go}\n## Commits\n\n- Imperative mood.\n`;
+    const { plan } = planOf(text(30), files);
+    const cmd = plan.sections.find((s) => s.title === 'Commands in `cmd/`')!;
+    expect(cmd.applyTo).toBe('cmd/**');
+    // The heading's folder is the scope; its Go code is Go's files, most of them elsewhere: a question for the person.
+    // Not the folder it names in passing (`internal/api/`): paths a written section names are seldom its scope.
+    expect(plan.alternatives).toEqual([{ section: cmd.id, title: cmd.title, chars: expect.any(Number), applyTo: 'cmd/**', candidates: [{ applyTo: '**/*.go', evidence: ["the section's language is go"] }] }]);
+    expect(plan.alternatives![0]!.chars).toBeGreaterThanOrEqual(1000);
+    // Where the folder holds most of the Go, the language is the same scope: no question.
+    expect(planOf(text(30), ['cmd/tool/main.go', 'cmd/tool/flags.go', 'cmd/tool/run.go', 'README.md']).plan.alternatives).toEqual([]);
+    // Under 1,000 characters, or decided by the person, it is not asked about.
+    expect(planOf(text(5), files).plan.alternatives).toEqual([]);
+    expect(planOf(text(30), files, [{ section: cmd.id, applyTo: 'cmd/**' }]).plan.alternatives).toEqual([]);
+  });
+
   it('a heading that a section of the plan has names that section, not a part of the same name elsewhere', () => {
     const twice = overview.replace('# Commits\n\n- Imperative mood.\n\n', '# Release\n\n- Changelog first.\n\n');
     const { plan } = planOf(twice, FILES, [{ section: 'Release', keepRepoWide: true }]);

@@ -207,6 +207,11 @@ function loadsFacts(f: LoadFigure, b: Bounded, budget: number | undefined) {
   };
 }
 
+/** Large sections written to a path-specific file with other scopes their heading or language supports (plan.alternatives). */
+function alternativesFacts(plan: Plan) {
+  return (plan.alternatives ?? []).slice(0, 20).map((x) => ({ section: x.section, title: clip(x.title), chars: x.chars, applyTo: clip(x.applyTo), candidates: x.candidates.slice(0, 3).map((c) => clip(c.applyTo)) }));
+}
+
 function leftoverFacts(plan: Plan) {
   const l = plan.leftover;
   if (!l) return null;
@@ -280,6 +285,7 @@ export function planFacts(plan: Plan, planFile: string, figure: LoadFigure | nul
     lossless: { ok: plan.lossless.ok, coveredSources: b.list('coveredSources', plan.lossless.coveredSources, (c) => clip(c)) },
     loads: figure ? loadsFacts(figure, b, budget) : null,
     leftover: leftoverFacts(plan),
+    alternatives: alternativesFacts(plan),
     agents: plan.agents
       ? {
           conversions: b.list('conversions', plan.agents.conversions, (c) => ({ source: clip(c.source), output: clip(c.output), applyTo: clipOrNull(c.applyTo), why: clip(c.why, 600) })),
@@ -419,6 +425,10 @@ function loadsText(f: PlanFacts): string[] {
       lines.push('Largest sections kept there, with candidate scopes (ask the human; apply the answers with overrides):');
       for (const x of f.leftover.suggestions.slice(0, 5)) lines.push(`  ${t(x.section)} "${t(x.title)}" (${n(x.chars)} characters): ${x.candidates.length ? x.candidates.map((c) => `"${t(c)}"`).join(' or ') : 'no candidate scope'}`);
     }
+  }
+  if (f.alternatives.length) {
+    lines.push('Largest sections written to path-specific files whose heading or language gives another scope (ask the human; apply the answers with overrides):');
+    for (const x of f.alternatives.slice(0, 5)) lines.push(`  ${t(x.section)} "${t(x.title)}" (${n(x.chars)} characters): "${t(x.applyTo)}", or ${x.candidates.map((c) => `"${t(c)}"`).join(' or ')}`);
   }
   return lines;
 }

@@ -171,7 +171,8 @@ export function buildPlan(input: BuildPlanInput): Plan {
     operations: outputs.operations,
     problems: analysis.problems.map((p) => ({ code: p.code, severity: p.severity, message: p.message, path: p.path, lines: [...p.lines] })),
     overrides: storedOverrides(resolved),
-    ...(repo ? { leftover: leftoverOf(src, whole, decisions, outputs.bytes.get(repo.path), (s, part) => scopeCandidates(textOf(s), index, s.title, part), (s) => partSections(s, analysis.headings)) } : {}),
+    ...(repo ? { leftover: leftoverOf(src, whole, decisions, outputs.bytes.get(repo.path), (s, part) => scopeCandidates(textOf(s), index, s.title, { part }), (s) => partSections(s, analysis.headings)) } : {}),
+    ...(repo ? { alternatives: alternativesOf(src, whole, decisions, groups, index, (s) => scopeCandidates(textOf(s), index, s.title, { part: true, paths: false })) } : {}),
   };
   const lossless = {
     outputs: outputs.lossless,
@@ -233,6 +234,46 @@ function leftoverOf(
   }
   suggestions.sort((a, b) => b.chars - a.chars || cmp(a.section, b.section));
   return { chars: size, suggestions };
+}
+
+/** A candidate scope is another scope than a section's file has when their files overlap by less than this (Jaccard over the tree). */
+const OTHER_SCOPE_JACCARD = 0.5;
+
+/**
+ * Large sections inference writes to a path-specific file (SUGGEST_FROM_CHARS or more) whose text
+ * supports other scopes: the candidates scopeCandidates gives from the section's heading alone and
+ * from its language whose files overlap the file's by less than half, largest sections first (the
+ * maintainer may want all Go files for a section written to `cmd/**`). Not the paths it names: a
+ * written section names paths in passing, and on the real cases those matched a maintainer's file
+ * one time in five (docs/evaluation.md, nineteenth session).
+ */
+function alternativesOf(
+  src: Buffer,
+  slicer: Utf8Slicer | null,
+  decisions: readonly Decision[],
+  groups: ReadonlyMap<string, Group>,
+  index: FileIndex,
+  candidatesOf: (s: Section) => Candidate[],
+): NonNullable<PlanBody['alternatives']> {
+  const out: NonNullable<PlanBody['alternatives']> = [];
+  const overlap = (a: ReadonlySet<number>, b: ReadonlySet<number>): number => {
+    let both = 0;
+    for (const f of a) if (b.has(f)) both++;
+    const union = a.size + b.size - both;
+    return union === 0 ? 1 : both / union;
+  };
+  for (const d of decisions) {
+    if (d.slug === null || d.decidedBy === 'override' || d.section.kind !== 'heading') continue;
+    const chars = d.section.ranges.reduce((sum, r) => sum + (slicer ? slicer.codePoints(r.start, r.end) : codePoints(src, r.start, r.end)), 0);
+    if (chars < SUGGEST_FROM_CHARS) continue;
+    const globs = groups.get(d.slug)!.globs;
+    const now = index.matchingAny(globs);
+    const candidates = candidatesOf(d.section)
+      .filter((c) => overlap(index.matchingAny(c.applyTo), now) < OTHER_SCOPE_JACCARD)
+      .map((c) => ({ applyTo: joinApplyTo(c.applyTo), evidence: c.evidence }));
+    if (candidates.length) out.push({ section: d.section.id, title: d.section.title, chars, applyTo: joinApplyTo(globs), candidates });
+  }
+  return out.sort((a, b) => b.chars - a.chars || cmp(a.section, b.section));
 }
 
 /**

@@ -234,6 +234,12 @@ export class SectionText {
     if (!sc) this.scans.set(cap, (sc = scan(this.text, cap)));
     return sc;
   }
+  /** The longest scan already made (inference's), else a new one: for evidence the start of a long section gives as well. */
+  scanned(): TextScan {
+    let best: [number, TextScan] | null = null;
+    for (const e of this.scans) if (!best || e[0] > best[0]) best = e;
+    return best ? best[1] : this.scan();
+  }
 }
 
 /**
@@ -1092,9 +1098,12 @@ export interface Candidate {
  * `title` is about how code is written, the repository's languages. For a person to decide, not applied.
  * A `part` of a section kept whole (a project overview's "TypeScript conventions") is offered
  * first the scope its heading alone gives: kept whole for its chapter, not for what it is about.
+ * Without `paths`, not the paths it names (for a section written to a path-specific file, which
+ * names paths in passing: plan.ts alternativesOf).
  */
-export function scopeCandidates(text: string | SectionText, idx: FileIndex, title = '', part = false): Candidate[] {
-  const sc = typeof text === 'string' ? scan(text) : text.scan();
+export function scopeCandidates(text: string | SectionText, idx: FileIndex, title = '', { part = false, paths = true }: { part?: boolean; paths?: boolean } = {}): Candidate[] {
+  // Without the paths it names, the scan inference made is enough (its language shows in its first 8 KiB).
+  const sc = typeof text === 'string' ? scan(text) : paths ? text.scan() : text.scanned();
   const out: Candidate[] = [];
   const seen = new Set<string>();
   const own = part ? inferScope({ title, kind: 'heading' }, '', idx) : null;
@@ -1102,7 +1111,7 @@ export function scopeCandidates(text: string | SectionText, idx: FileIndex, titl
     out.push({ applyTo: own.applyTo, evidence: own.evidence });
     own.applyTo.forEach((g) => seen.add(g));
   }
-  const found = pathSignal(idx, sc.mentions, 'mentions');
+  const found = paths ? pathSignal(idx, sc.mentions, 'mentions') : { globs: [], evidence: [] };
   found.globs.forEach((g, i) => {
     if (!seen.has(g)) out.push({ applyTo: [g], evidence: [found.evidence[i]!] });
     seen.add(g);

@@ -90,6 +90,22 @@ const PlanBodySchema = z.object({
       ),
     })
     .optional(),
+  /**
+   * Large sections the plan writes to a path-specific file whose text supports other scopes too:
+   * the scope they have now (`applyTo`, their file's) and up to three candidates whose files
+   * overlap it by less than half, for a person to choose with an override; never applied.
+   */
+  alternatives: z
+    .array(
+      z.object({
+        section: z.string(),
+        title: z.string(),
+        chars: z.number().int().nonnegative(),
+        applyTo: z.string(),
+        candidates: z.array(z.object({ applyTo: z.string(), evidence: z.array(z.string()) })),
+      }),
+    )
+    .optional(),
   /** Other agents' files (issue 21): what was converted into Copilot files, what was kept as it is and why (core/agents/plan.ts). */
   agents: z
     .object({

@@ -6,7 +6,7 @@ import { registerTool } from './lazy-schemas.js';
 import { guarded, success } from './call-result.js';
 import { rel, traceDirName } from '../../io/layout.js';
 import { PLAN_VIEW_TOOL_META, planViewShape } from '../plan-view.js';
-import { leftoverShape, loadsShape, narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
+import { alternativesShape, leftoverShape, loadsShape, narrationShape, problemShape, recoveryShape, truncatedShape } from './schemas.js';
 
 const proposeInput = () => ({
   overrides: z
@@ -51,6 +51,7 @@ const proposeOutput = () => ({
   lossless: z.object({ ok: z.boolean(), coveredSources: z.array(z.string()) }),
   loads: loadsShape(),
   leftover: leftoverShape(),
+  alternatives: alternativesShape(),
   agents: z
     .object({
       conversions: z.array(z.object({ source: z.string(), output: z.string(), applyTo: z.string().nullable(), why: z.string() })),
@@ -104,7 +105,7 @@ export function registerProposeTool(mcp: McpServer, ctx: ToolContext): void {
       description:
         'Build a deterministic, lossless plan that moves sections with a confident path scope into .github/instructions/<slug>.instructions.md ' +
         '(applyTo front matter) and keeps the rest in .github/copilot-instructions.md. Stores the plan in .copilot-state/plans/. Changes no instruction file. ' +
-        "When the plan's leftover suggests scopes for large sections kept repository-wide, ask the human about them with question_ask and call again with overrides, so low-confidence scopes are decided by a person, not guessed.",
+        "When the plan's leftover suggests scopes for large sections kept repository-wide, or its alternatives other scopes for large sections it writes to path-specific files, ask the human about them with question_ask and call again with overrides, so low-confidence scopes are decided by a person, not guessed.",
       inputSchema: proposeInput,
       outputSchema: proposeOutput,
       annotations: { title: 'Propose plan', readOnlyHint: true, openWorldHint: false },

@@ -54,6 +54,11 @@ export const loadsShape = () => {
     .describe('What loads where: instruction characters Copilot attaches per file of the tree, before and after the plan (docs/loads.md)');
 };
 
+export const alternativesShape = () =>
+  z
+    .array(z.object({ section: z.string(), title: z.string(), chars: z.number().int(), applyTo: z.string(), candidates: z.array(z.string()) }))
+    .describe('Large sections written to a path-specific file whose heading or language gives another scope: their scope now (applyTo) and the others, for the human to choose');
+
 export const leftoverShape = () =>
   z
     .object({
