@@ -204,6 +204,11 @@ function codePoints(bytes: Uint8Array, start = 0, end = bytes.length): number {
   return n;
 }
 
+/** A section's characters (code points), from the slicer's table when there is one. */
+function sectionChars(src: Buffer, slicer: Utf8Slicer | null, s: Section): number {
+  return s.ranges.reduce((sum, r) => sum + (slicer ? slicer.codePoints(r.start, r.end) : codePoints(src, r.start, r.end)), 0);
+}
+
 /**
  * The repository-wide file's size after the split (`after`: its bytes then, null when deleted,
  * undefined when the plan leaves it as it is), and candidate scopes for its large sections.
@@ -218,7 +223,7 @@ function leftoverOf(
 ): NonNullable<PlanBody['leftover']> {
   const size = after === null ? 0 : codePoints(after ?? src);
   const suggestions: NonNullable<PlanBody['leftover']>['suggestions'] = [];
-  const chars = (s: Section): number => s.ranges.reduce((sum, r) => sum + (slicer ? slicer.codePoints(r.start, r.end) : codePoints(src, r.start, r.end)), 0);
+  const chars = (s: Section): number => sectionChars(src, slicer, s);
   for (const d of decisions) {
     if (d.slug !== null || d.decidedBy === 'override' || d.section.kind !== 'heading') continue;
     if (chars(d.section) < SUGGEST_FROM_CHARS) continue;
@@ -256,20 +261,14 @@ function alternativesOf(
   candidatesOf: (s: Section) => Candidate[],
 ): NonNullable<PlanBody['alternatives']> {
   const out: NonNullable<PlanBody['alternatives']> = [];
-  const overlap = (a: ReadonlySet<number>, b: ReadonlySet<number>): number => {
-    let both = 0;
-    for (const f of a) if (b.has(f)) both++;
-    const union = a.size + b.size - both;
-    return union === 0 ? 1 : both / union;
-  };
   for (const d of decisions) {
     if (d.slug === null || d.decidedBy === 'override' || d.section.kind !== 'heading') continue;
-    const chars = d.section.ranges.reduce((sum, r) => sum + (slicer ? slicer.codePoints(r.start, r.end) : codePoints(src, r.start, r.end)), 0);
+    const chars = sectionChars(src, slicer, d.section);
     if (chars < SUGGEST_FROM_CHARS) continue;
     const globs = groups.get(d.slug)!.globs;
     const now = index.matchingAny(globs);
     const candidates = candidatesOf(d.section)
-      .filter((c) => overlap(index.matchingAny(c.applyTo), now) < OTHER_SCOPE_JACCARD)
+      .filter((c) => jaccard(index.matchingAny(c.applyTo), now) < OTHER_SCOPE_JACCARD)
       .map((c) => ({ applyTo: joinApplyTo(c.applyTo), evidence: c.evidence }));
     if (candidates.length) out.push({ section: d.section.id, title: d.section.title, chars, applyTo: joinApplyTo(globs), candidates });
   }
@@ -335,6 +334,14 @@ function decideScopes(units: readonly Unit[], resolved: ReadonlyMap<string, Norm
   });
 }
 
+/** The Jaccard index of two sets of the tree's files (0 when both are empty). */
+function jaccard(a: ReadonlySet<number>, b: ReadonlySet<number>): number {
+  let both = 0;
+  for (const f of a) if (b.has(f)) both++;
+  const union = a.size + b.size - both;
+  return union === 0 ? 0 : both / union;
+}
+
 /** Two inferred scopes whose file sets over the tree have at least this Jaccard are one topic. */
 export const SAME_FILES_JACCARD = 0.8;
 
@@ -352,11 +359,7 @@ function joinNearScopes(scopes: ReadonlyArray<{ globs: readonly string[]; agent:
   for (let i = 0; i < scopes.length; i++) {
     for (let j = i + 1; j < scopes.length; j++) {
       if (!scopes[i]!.inferred || !scopes[j]!.inferred || scopes[i]!.agent !== scopes[j]!.agent || find(i) === find(j)) continue;
-      const [a, b] = [sets[i]!, sets[j]!];
-      let both = 0;
-      for (const f of a) if (b.has(f)) both++;
-      const union = a.size + b.size - both;
-      if (union > 0 && both / union >= SAME_FILES_JACCARD) root[Math.max(find(i), find(j))] = Math.min(find(i), find(j));
+      if (jaccard(sets[i]!, sets[j]!) >= SAME_FILES_JACCARD) root[Math.max(find(i), find(j))] = Math.min(find(i), find(j));
     }
   }
   return root.map((_, i) => find(i));
