@@ -94,4 +94,3 @@ export const TraceCheckpointSchema = z.object({
   ledger: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.object({ approve: DecisionFactSchema, migrates: z.array(DecisionFactSchema) })),
   mac: z.string().regex(/^[0-9a-f]{64}$/),
 });
-type TraceCheckpoint = z.infer<typeof TraceCheckpointSchema>;

@@ -91,5 +91,3 @@ export const SamplingTraceSchema = z.object({
   error: z.string().nullable(),
 });
 export type SamplingTrace = z.infer<typeof SamplingTraceSchema>;
-
-type AnyTrace = ElicitationTrace | SamplingTrace;

@@ -14,7 +14,7 @@
  * (core/lossless.ts calls it), and that the new file holds the import line.
  */
 import type { Operation, PlanBody } from '../../schemas/plan.js';
-import type { Snapshot, SourceFile } from '../types.js';
+import type { Snapshot } from '../types.js';
 import { sha256Hex } from '../canonical.js';
 import { dominantEol } from '../plan-outputs.js';
 import { ruleBlocks } from './duplicates.js';
