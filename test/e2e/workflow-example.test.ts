@@ -7,7 +7,7 @@
  * with COPILOT_ONBOARDING_SOURCE naming a tarball packed from this checkout and a private prefix.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, promises as fsp, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, promises as fsp, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
