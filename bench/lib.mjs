@@ -213,10 +213,13 @@ function originalPosition(file, line, column) {
   return `${path.relative(REPO_DIR, src)}:${e.originalLine + 1}`;
 }
 
+/** Our build's files, as profileTop names them (relative to the repository): the inclusive shares count only these. */
+const OURS = `${path.relative(REPO_DIR, DIST)}/`;
+
 /**
  * Where the CPU time of `fn` goes: runs it `runs` times under the V8 sampling profiler
  * (node:inspector, 100 µs interval). Returns {self, inclusive}: the functions with the most
- * self time (any code, GC included), and the functions of the build (dist/) with the most
+ * self time (any code, GC included), and the functions of the build (DIST) with the most
  * inclusive time (time with the function anywhere on the stack), each as {name, where, pct}
  * of all sampled time; `where` is relative to the repository. Used to explain a miss.
  */
@@ -251,7 +254,7 @@ export async function profileTop(fn, { runs = 3, top = 8 } = {}) {
       const seen = new Set();
       for (let n = id; n !== undefined; n = parent.get(n)) {
         const k = keyOf(n);
-        if (!k.file.startsWith('dist/') || seen.has(k.key)) continue;
+        if (!k.file.startsWith(OURS) || seen.has(k.key)) continue;
         seen.add(k.key);
         incl.set(k.key, (incl.get(k.key) ?? 0) + t);
       }
