@@ -98,6 +98,6 @@ describe('what loads where, through the client', () => {
     const sc = p.structuredContent as { alternatives: Array<{ section: string; title: string; chars: number; applyTo: string; candidates: string[] }> };
     expect(sc.alternatives).toEqual([{ section: expect.stringMatching(/-commands-in-cmd$/), title: 'Commands in `cmd/`', chars: expect.any(Number), applyTo: 'cmd/**', candidates: ['**/*.go'] }]);
     const chars = sc.alternatives[0]!.chars.toLocaleString('en-US');
-    expect(textOf(p)).toContain(`Largest sections written to path-specific files whose heading or language gives another scope (ask the human; apply the answers with overrides):\n  ${sc.alternatives[0]!.section} "Commands in \`cmd/\`" (${chars} characters): "cmd/**", or "**/*.go"`);
+    expect(textOf(p)).toContain(`Largest sections written to path-specific files whose heading or language gives another scope (ask the human; apply the answers with overrides):\n  ${sc.alternatives[0]!.section} "Commands in \`cmd/\`" (${chars} characters): written to "cmd/**"; other scopes: "**/*.go"`);
   });
 });

@@ -428,7 +428,7 @@ function loadsText(f: PlanFacts): string[] {
   }
   if (f.alternatives.length) {
     lines.push('Largest sections written to path-specific files whose heading or language gives another scope (ask the human; apply the answers with overrides):');
-    for (const x of f.alternatives.slice(0, 5)) lines.push(`  ${t(x.section)} "${t(x.title)}" (${n(x.chars)} characters): "${t(x.applyTo)}", or ${x.candidates.map((c) => `"${t(c)}"`).join(' or ')}`);
+    for (const x of f.alternatives.slice(0, 5)) lines.push(`  ${t(x.section)} "${t(x.title)}" (${n(x.chars)} characters): written to "${t(x.applyTo)}"; other scopes: ${x.candidates.map((c) => `"${t(c)}"`).join(' or ')}`);
   }
   return lines;
 }
