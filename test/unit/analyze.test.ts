@@ -136,7 +136,7 @@ describe('analyze: problems with line numbers', () => {
     expect(countChars('😀a')).toBe(2);
   });
 
-  it('applyTo shapes of existing files: alias-like, list, missing, unquoted, invalid YAML', () => {
+  it('applyTo shapes of existing files: alias-like, list, missing, unquoted, invalid YAML, several quoted strings', () => {
     const files = [
       src('.github/instructions/alias.instructions.md', 'copilot-path', '---\ndescription: x\napplyTo: **/*.ts\n---\nbody\n'),
       src('.github/instructions/list.instructions.md', 'copilot-path', '---\napplyTo:\n  - "**/*.py"\n  - "**/*.pyi"\n---\nbody\n'),
@@ -144,6 +144,7 @@ describe('analyze: problems with line numbers', () => {
       src('.github/instructions/plain.instructions.md', 'copilot-path', '---\napplyTo: src/**\n---\n'),
       src('.github/instructions/ok.instructions.md', 'copilot-path', '---\napplyTo: "**/*.md"\n---\n'),
       src('.github/instructions/bad.instructions.md', 'copilot-path', '---\napplyTo: "**"\ndescription: [unclosed\n---\n'),
+      src('.github/instructions/strings.instructions.md', 'copilot-path', "---\ndescription: TS\napplyTo: \"**/*.ts\", '**/*.{tsx,mts}' # both\n---\nbody\n"),
     ];
     const a = analyze(snap(files));
     expect(a.pattern).toBe('migrated');
@@ -153,8 +154,13 @@ describe('analyze: problems with line numbers', () => {
       ['INVALID_FRONT_MATTER', 'warning', '.github/instructions/bad.instructions.md', [1]],
       ['MALFORMED_APPLY_TO', 'warning', '.github/instructions/list.instructions.md', [2]],
       ['MISSING_APPLY_TO', 'warning', '.github/instructions/none.instructions.md', [1]],
+      ['INVALID_FRONT_MATTER', 'warning', '.github/instructions/strings.instructions.md', [1]],
+      ['MALFORMED_APPLY_TO', 'warning', '.github/instructions/strings.instructions.md', [3]],
       ['MALFORMED_APPLY_TO', 'info', '.github/instructions/plain.instructions.md', [2]],
     ]);
+    expect(a.problems[5]!.message).toBe(
+      'applyTo in .github/instructions/strings.instructions.md is quoted-strings: several quoted strings are not one YAML value, so strict YAML parsers reject the whole front matter (read here as all the globs they name); write applyTo: "glob,glob".',
+    );
     expect(a.existingInstructions.map((e) => [e.path, e.applyToShape, e.applyTo])).toEqual([
       ['.github/instructions/alias.instructions.md', 'alias-like', '**/*.ts'],
       ['.github/instructions/list.instructions.md', 'yaml-list', '**/*.py,**/*.pyi'],
@@ -162,7 +168,9 @@ describe('analyze: problems with line numbers', () => {
       ['.github/instructions/plain.instructions.md', 'unquoted-string', 'src/**'],
       ['.github/instructions/ok.instructions.md', 'quoted-string', '**/*.md'],
       ['.github/instructions/bad.instructions.md', 'quoted-string', '**'],
+      ['.github/instructions/strings.instructions.md', 'quoted-strings', '**/*.ts,**/*.{tsx,mts}'],
     ]);
+    expect(a.existingInstructions.at(-1)!.description).toBe('TS');
   });
 
   it('SOURCE_REFUSED (error, one per refused source) and OTHER_AGENT_FILES (info, listed)', () => {

@@ -158,6 +158,7 @@ function pathFileProblems(src: SourceFile, text: string): { problems: Problem[];
     const why: Record<string, string> = {
       'alias-like': 'an unquoted value starting with `*` is a YAML alias, so strict YAML parsers reject or misread it',
       'yaml-list': 'a YAML list is not the documented shape (one string of comma-separated globs)',
+      'quoted-strings': 'several quoted strings are not one YAML value, so strict YAML parsers reject the whole front matter (read here as all the globs they name)',
       'unquoted-string': 'it works, but the documented shape is a quoted string',
       other: 'the value is not a string',
     };

@@ -10,7 +10,8 @@
  *   (GitHub changelog "Copilot code review: new configurations and controls").
  *
  * We read every shape found in the wild (unquoted `*…` values, which are YAML aliases and
- * break strict parsers; YAML lists; brace groups containing commas) and write only the documented one.
+ * break strict parsers; YAML lists; several quoted globs separated by commas, which are no YAML
+ * at all; brace groups containing commas) and write only the documented one.
  *
  * It also owns where a front matter block is (frontMatterBlock): Cursor and Windsurf rules
  * (agents/rule-front-matter.ts), the repository-wide file's pinned prefix (plan-outputs.ts) and
@@ -50,7 +51,11 @@ export function joinApplyTo(globs: readonly string[]): string {
   return globs.map((g) => g.trim()).filter(Boolean).join(',');
 }
 
-type ApplyToShape = 'quoted-string' | 'unquoted-string' | 'alias-like' | 'yaml-list' | 'missing' | 'other';
+type ApplyToShape = 'quoted-string' | 'quoted-strings' | 'unquoted-string' | 'alias-like' | 'yaml-list' | 'missing' | 'other';
+
+/** Several quoted globs after `applyTo:` (`"**\/*.ts", "**\/*.tsx"`): no YAML value, but what its writer meant is plain. */
+const QUOTED_STRINGS_RE = /^(?:"[^"]*"|'[^']*')(?:[ \t]*,[ \t]*(?:"[^"]*"|'[^']*'))+$/;
+const QUOTED_ITEM_RE = /"([^"]*)"|'([^']*)'/g;
 
 export interface ParsedFrontMatter {
   /** Byte-free: character offsets of the front matter block in the decoded text (including fences). */
@@ -116,6 +121,9 @@ export function readFrontMatter(text: string): ParsedFrontMatter {
     if (isSeq(node)) {
       shape = 'yaml-list';
       applyTo = joinApplyTo(node.items.map((i) => (isScalar(i) ? String(i.value) : String(i))));
+    } else if (QUOTED_STRINGS_RE.test(raw)) {
+      shape = 'quoted-strings';
+      applyTo = joinApplyTo([...raw.matchAll(QUOTED_ITEM_RE)].map((q) => q[1] ?? q[2] ?? ''));
     } else if (raw.startsWith('"') || raw.startsWith("'")) {
       shape = 'quoted-string';
       applyTo = isScalar(node) && node.value != null ? String(node.value) : raw.slice(1, -1);
