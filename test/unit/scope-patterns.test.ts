@@ -737,7 +737,7 @@ describe('leftover', () => {
     expect(plan.leftover!.chars).toBeGreaterThan(4000);
     const comm = plan.leftover!.suggestions.find((x) => x.title === 'Communication');
     expect(comm!.chars).toBeGreaterThan(1000);
-    expect(plan.riskReasons.join('\n')).toContain('after the split, attached to every request; large sections kept there: ');
+    expect(plan.riskReasons).toContain(`.github/copilot-instructions.md keeps ${plan.leftover!.chars.toLocaleString('en-US')} characters after the split, attached to every request; ${plan.leftover!.suggestions.length === 1 ? '1 large section there has' : `${plan.leftover!.suggestions.length} large sections there have`} candidate scopes to ask about`);
     expect(plan.riskReasons.join('\n')).not.toContain('4000');
     expect(plan.lossless.ok).toBe(true);
   });

@@ -19,6 +19,7 @@ import { asBuffer, checkLossless } from './lossless.js';
 import { type NormOverride, invalid, namedSections, resolveOverrides, storedOverrides } from './overrides.js';
 import { FileIndex } from './file-index.js';
 import { SCAN_CAP } from './keywords.js';
+import { thousands } from './sanitize.js';
 import { type Candidate, SectionText, inferScope, scopeCandidates, topicOf } from './scope.js';
 import { fileSlug, slugAllocator } from './slug.js';
 import { type ParentHeading, type Unit, cutForOverrides, partSections, splitSubsections } from './subsections.js';
@@ -186,10 +187,10 @@ export function buildPlan(input: BuildPlanInput): Plan {
   const { risk, riskReasons } = assessRisk(snapshot, analysis, decisions, outputs.operations, check);
   const left = bodyWithoutProof.leftover;
   if (left?.suggestions.length) {
-    const names = left.suggestions.map((x) => `${x.section} (${x.chars} chars: ${x.candidates.map((c) => c.applyTo).join(' or ') || 'no candidate scope'})`);
-    riskReasons.push(
-      `${REPO_WIDE_PATH} keeps ${left.chars} characters after the split, attached to every request; large sections kept there: ${names.join('; ')} — ask the human about them with question_ask and apply the answers with overrides, so low-confidence scopes are decided by a person, not guessed`,
-    );
+    // One short line: the approve form shows it to the person; the sections and their candidate
+    // scopes are in `leftover`, which propose's text lists and the agent asks about.
+    const n = left.suggestions.length;
+    riskReasons.push(`${REPO_WIDE_PATH} keeps ${thousands(left.chars)} characters after the split, attached to every request; ${n === 1 ? '1 large section there has' : `${thousands(n)} large sections there have`} candidate scopes to ask about`);
   }
   return seal({ ...bodyWithoutProof, risk, riskReasons, lossless });
 }
