@@ -61,6 +61,11 @@ describe('what loads where, through the client', () => {
     expect(textOf(p)).toContain(`What loads where: ${line}`);
     expect(textOf(p)).toContain(`Leftover: ${REPO} keeps ${kept.length.toLocaleString('en-US')} characters after the plan (now ${monolith.length.toLocaleString('en-US')}), attached to every request on every surface.`);
     expect(textOf(p)).not.toMatch(/4,000|4000/);
+    // Each surface's figure before → after, and each top-level folder's.
+    const st = (x: Stats) => `mean ${x.mean.toLocaleString('en-US')}, median ${x.median.toLocaleString('en-US')}, p90 ${x.p90.toLocaleString('en-US')}, max ${x.max.toLocaleString('en-US')}`;
+    expect(textOf(p)).toContain(`\n  Copilot code review (github.com): ${st(cr.before)} → ${st(cr.after)}\n`);
+    const docs = cr.folders.find((f) => f.folder === 'docs')! as { after: Stats; before?: Stats };
+    expect(textOf(p)).toContain(`\n    docs/: mean ${before.toLocaleString('en-US')} → ${docs.after.mean.toLocaleString('en-US')}, max ${before.toLocaleString('en-US')} → ${docs.after.max.toLocaleString('en-US')} (`);
 
     expect((await h.call('onboarding_approve', {})).isError).toBeFalsy();
     expect((await h.call('onboarding_migrate', {})).isError).toBeFalsy();
@@ -77,6 +82,20 @@ describe('what loads where, through the client', () => {
       expect(m).toMatch(new RegExp(`- Modify \`${REPO.replace(/\./g, '\\.')}\` \\([\\d,]+ → [\\d,]+ bytes\\), keeping sections: Preamble; Communication\\.`));
       expect(m.length).toBeLessThanOrEqual(4000);
     }
+  });
+
+  it('a plan that changes nothing says each figure once, unchanged', async () => {
+    const root = workspaceWith('co-noop-', { [REPO]: '# Guide\n\n- Keep commits small.\n- Be kind in reviews.\n', 'src/a.ts': 'export {};\n', 'docs/guide.md': '# Guide\n' });
+    const h = await harnesses.open({ root, caps: { elicitation: {} } });
+    const p = await h.call('onboarding_propose', { narrate: false });
+    expect(p.isError, textOf(p)).toBeFalsy();
+    const sc = p.structuredContent as { loads: { surfaces: Array<{ surface: string; before: Stats; after: Stats }> } };
+    const cr = sc.loads.surfaces.find((s) => s.surface === 'code-review')!;
+    expect(cr.after).toEqual(cr.before);
+    const m = cr.after.mean.toLocaleString('en-US');
+    expect(textOf(p)).toContain(`\n  Copilot code review (github.com): mean ${m}, median ${m}, p90 ${m}, max ${m}, unchanged\n`);
+    expect(textOf(p)).toContain(`\n    docs/: mean ${m}, max ${m}, unchanged (1 file)\n`);
+    expect(textOf(p).split('\n').filter((l) => l.includes(' → '))).toEqual([expect.stringMatching(/^Characters attached per file \(\d+ files of the tree\), before → after the plan:$/)]);
   });
 
   it('propose shows the human another scope for a large section it writes to a folder: its language', async () => {

@@ -409,12 +409,16 @@ function loadsText(f: PlanFacts): string[] {
   const l = f.loads;
   if (l) {
     lines.push('', `What loads where: ${t(l.line)}`, `Characters attached per file (${n(l.files)} files of the tree), before → after the plan:`);
-    for (const s of l.surfaces) lines.push(`  ${s.name}: ${statText(s.before)} → ${statText(s.after)}`);
+    // A figure the plan leaves as it is is said once ("…, unchanged"), not as "X → X".
+    for (const s of l.surfaces) lines.push(`  ${s.name}: ${statText(s.before) === statText(s.after) ? `${statText(s.after)}, unchanged` : `${statText(s.before)} → ${statText(s.after)}`}`);
     const head = l.surfaces.find((s) => s.surface === l.headline)!;
     const top = [...head.folders].sort((a, b) => b.after.max - a.after.max || b.before.max - a.before.max).slice(0, 10);
     if (top.length > 1) {
       lines.push(`  Per top-level folder (${head.name}, the ${top.length} with the largest files):`);
-      for (const g of top) lines.push(`    ${g.folder === '.' ? '(root files)' : `${t(g.folder)}/`}: mean ${n(g.before.mean)} → ${n(g.after.mean)}, max ${n(g.before.max)} → ${n(g.after.max)} (${g.after.files === 1 ? '1 file' : `${n(g.after.files)} files`})`);
+      for (const g of top) {
+        const change = g.before.mean === g.after.mean && g.before.max === g.after.max ? `mean ${n(g.after.mean)}, max ${n(g.after.max)}, unchanged` : `mean ${n(g.before.mean)} → ${n(g.after.mean)}, max ${n(g.before.max)} → ${n(g.after.max)}`;
+        lines.push(`    ${g.folder === '.' ? '(root files)' : `${t(g.folder)}/`}: ${change} (${g.after.files === 1 ? '1 file' : `${n(g.after.files)} files`})`);
+      }
     }
     for (const w of l.budget.warnings) lines.push(`Warning ${w.code}: ${t(w.message)}`);
   }
