@@ -14,6 +14,7 @@ import { parseMarkdown } from '../../server/src/core/markdown.js';
 import { sha256Hex } from '../../server/src/core/canonical.js';
 import { REPO_WIDE_PATH, readFrontMatter } from '../../server/src/core/copilot-format.js';
 import type { Snapshot } from '../../server/src/core/types.js';
+import { planFacts, planText } from '../../server/src/app/facts.js';
 
 const heading = (title: string, body: string, files: string[]) => inferScope({ title, kind: 'heading' }, `## ${title}\n\n${body}`, new FileIndex(files));
 
@@ -69,6 +70,12 @@ describe('scope patterns', () => {
     expect(byTitle('Rust style').applyTo).toBe('**/*.rs');
     expect(byTitle('Writing docs').applyTo).not.toBe('**/*.rs');
     expect(byTitle('storage').evidence.join('\n')).toContain('split from "5. Crates"');
+    // propose's table says the chapter's note on its first row only; its parts' rows show their own evidence.
+    const rows = planText(planFacts(plan, 'plan.json')).split('\n').filter((l) => l.startsWith('| '));
+    const row = (title: string) => rows.find((l) => l.startsWith(`| ${title} |`))!;
+    expect(rows.filter((l) => l.includes('split from "5. Crates"'))).toEqual([row('5. Crates')]);
+    const own = byTitle('storage').evidence.filter((e) => !e.startsWith('split from')).slice(0, 3).join('; ');
+    expect(row('storage')).toContain(`| "crates/storage/**" | ${own} |`);
 
     // Lossless as before: every source byte in exactly one output, in order.
     const outputs = new Map(plan.operations.map((o) => [o.path, o.content === null ? null : new Uint8Array(Buffer.from(o.content, 'utf8'))]));

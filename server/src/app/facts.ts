@@ -308,8 +308,14 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   if (f.agents?.nothingToMove) lines.push(`Nothing needs to move: ${t(f.agents.nothingToMove)}.`);
   else if (f.nothingToMigrate) lines.push('Nothing to migrate: no section has a confident path scope, or the repository is already migrated.');
   lines.push('', '| section | lines | destination | applyTo | evidence |', '|---|---|---|---|---|');
+  // The parts of a split chapter share its note ("split from …"): it is said on the chapter's first
+  // row only, so the other rows' three evidence slots hold their own evidence.
+  let chapter: string | null = null;
   for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) {
-    lines.push(`| ${t(s.title.slice(0, 60)).replace(/\|/g, '\\|')} | ${s.startLine}-${s.endLine} | ${t(s.destination)} | ${s.applyTo ? `"${t(s.applyTo)}"` : '(repo-wide)'} | ${t(s.evidence.slice(0, 3).join('; ')).replace(/\|/g, '\\|') || '—'} |`);
+    const note = s.evidence[0]?.startsWith('split from ') ? s.evidence[0] : null;
+    const evidence = note !== null && note === chapter ? s.evidence.slice(1) : s.evidence;
+    chapter = note;
+    lines.push(`| ${t(s.title.slice(0, 60)).replace(/\|/g, '\\|')} | ${s.startLine}-${s.endLine} | ${t(s.destination)} | ${s.applyTo ? `"${t(s.applyTo)}"` : '(repo-wide)'} | ${t(evidence.slice(0, 3).join('; ')).replace(/\|/g, '\\|') || '—'} |`);
   }
   const sections = f.truncated?.counts.sections ?? f.sections.length;
   if (sections > MAX_TEXT_ITEMS) lines.push(`| … ${sections - MAX_TEXT_ITEMS} more | | | | |`);
