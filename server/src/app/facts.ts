@@ -18,6 +18,7 @@ import type { Plan } from '../schemas/plan.js';
 import { budgetWarnings, figureLine, SURFACE_NAMES, type LoadFigure } from '../core/loads.js';
 import type { Recovery } from './recover.js';
 import { sanitize, thousands } from '../core/sanitize.js';
+import { SPLIT_NOTE } from '../core/subsections.js';
 
 /** The most items of one list in a result, and the longest string kept in full. */
 const MAX_ITEMS = 100;
@@ -312,7 +313,7 @@ export function planText(f: PlanFacts, next = 'onboarding_approve asks the human
   // row only, so the other rows' three evidence slots hold their own evidence.
   let chapter: string | null = null;
   for (const s of f.sections.slice(0, MAX_TEXT_ITEMS)) {
-    const note = s.evidence[0]?.startsWith('split from ') ? s.evidence[0] : null;
+    const note = s.evidence[0]?.startsWith(SPLIT_NOTE) ? s.evidence[0] : null;
     const evidence = note !== null && note === chapter ? s.evidence.slice(1) : s.evidence;
     chapter = note;
     lines.push(`| ${t(s.title.slice(0, 60)).replace(/\|/g, '\\|')} | ${s.startLine}-${s.endLine} | ${t(s.destination)} | ${s.applyTo ? `"${t(s.applyTo)}"` : '(repo-wide)'} | ${t(evidence.slice(0, 3).join('; ')).replace(/\|/g, '\\|') || '—'} |`);
@@ -422,7 +423,8 @@ function loadsText(f: PlanFacts): string[] {
     if (top.length > 1) {
       lines.push(`  Per top-level folder (${head.name}, the ${top.length} with the largest files):`);
       for (const g of top) {
-        const change = g.before.mean === g.after.mean && g.before.max === g.after.max ? `mean ${n(g.after.mean)}, max ${n(g.after.max)}, unchanged` : `mean ${n(g.before.mean)} → ${n(g.after.mean)}, max ${n(g.before.max)} → ${n(g.after.max)}`;
+        // Compared as shown, like the surfaces' lines: what reads the same is unchanged.
+        const change = n(g.before.mean) === n(g.after.mean) && n(g.before.max) === n(g.after.max) ? `mean ${n(g.after.mean)}, max ${n(g.after.max)}, unchanged` : `mean ${n(g.before.mean)} → ${n(g.after.mean)}, max ${n(g.before.max)} → ${n(g.after.max)}`;
         lines.push(`    ${g.folder === '.' ? '(root files)' : `${t(g.folder)}/`}: ${change} (${g.after.files === 1 ? '1 file' : `${n(g.after.files)} files`})`);
       }
     }

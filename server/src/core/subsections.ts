@@ -28,6 +28,9 @@ import { FOLDER_GLOB, type FileIndex } from './file-index.js';
 import { slugify } from './slug.js';
 import { GENERAL_CORE_RE, TOPICS } from './taxonomy.js';
 
+/** How the first evidence line of every part of a split chapter starts (propose's table says it once per chapter). */
+export const SPLIT_NOTE = 'split from ';
+
 /** A top-level section is split only from this many characters on. */
 const SPLIT_FROM_CHARS = 2000;
 
@@ -226,6 +229,6 @@ function partsOf(section: Section, src: Buffer, headings: readonly Heading[], in
     const unscoped = sections.reduce((n, s, i) => n + (scopes[i]!.applyTo === null ? s.ranges[0]!.end - s.ranges[0]!.start : 0), 0);
     if (unscoped > (end - start) * MAX_UNSCOPED_SHARE) return [{ section, parent: null, scope: whole() }];
   }
-  const why = `split from ${JSON.stringify(section.title)} (${text.length} characters): its subsections have different scopes`;
+  const why = `${SPLIT_NOTE}${JSON.stringify(section.title)} (${text.length} characters): its subsections have different scopes`;
   return sections.map((s, i) => ({ section: s, parent, scope: { applyTo: scopes[i]!.applyTo, evidence: [why, ...scopes[i]!.evidence] } }));
 }
